@@ -1,0 +1,87 @@
+package elicit
+
+// This file pins the package's API so the other packages can build
+// against it while it is written. Each function moves to its own file
+// (parse.go, collect.go, validate.go, defaults.go, sensitive.go, url.go,
+// request.go) and this file is deleted.
+
+import "time"
+
+// Problem is one reason a schema cannot be shown. Path is a JSON Pointer
+// (RFC 6901) into the request params, e.g. "/requestedSchema/properties/age/minimum".
+type Problem struct {
+	Path    string `json:"path"`
+	Message string `json:"message"`
+}
+
+// SchemaError lists every problem found in a request, not just the first.
+type SchemaError struct {
+	Problems []Problem `json:"problems"`
+}
+
+func (e *SchemaError) Error() string { panic("unimplemented") }
+
+// Request is a parsed elicitation/create params object, either mode.
+type Request struct {
+	Mode          string // "form" or "url" (absent is read as form)
+	Message       string
+	Form          *Form    // form mode
+	ElicitationID string   // url mode
+	URL           *URLInfo // url mode
+}
+
+// ParseRequest checks a whole ElicitRequestParams JSON object. Errors are *SchemaError.
+func ParseRequest(params []byte) (*Request, error) { panic("unimplemented") }
+
+// Parse parses a requestedSchema JSON text. Errors are *SchemaError.
+func Parse(schema []byte) (*Form, error) { panic("unimplemented") }
+
+// CollectOptions tune Collect. The zero value reads datetime-local values as UTC.
+type CollectOptions struct {
+	// UTCOffset gives the person's UTC offset at a local date and time
+	// (from a datetime-local control, which carries none).
+	UTCOffset func(local time.Time) time.Duration
+}
+
+// Initial gives the starting Inputs of a form from its defaults.
+func (f *Form) Initial() Inputs { panic("unimplemented") }
+
+// Defaults gives the content an untouched form sends on accept.
+func (f *Form) Defaults() map[string]any { panic("unimplemented") }
+
+// Collect turns raw inputs into typed content, or per-field errors.
+func (f *Form) Collect(in Inputs, opts *CollectOptions) (map[string]any, []FieldError) {
+	panic("unimplemented")
+}
+
+// Validate checks content from anywhere (JSON-decoded) against the form.
+func (f *Form) Validate(content map[string]any) []FieldError { panic("unimplemented") }
+
+// Sensitivity flags a field that looks like it asks for a secret.
+type Sensitivity struct {
+	Field  string `json:"field"`
+	What   string `json:"what"`   // "password", "api key", "card number", ...
+	Reason string `json:"reason"` // plain words: why it was flagged
+}
+
+// Sensitive lists the fields that look like they ask for secrets.
+func (f *Form) Sensitive() []Sensitivity { panic("unimplemented") }
+
+// URLWarning is a reason to look twice at a URL before opening it.
+type URLWarning struct {
+	Code    string `json:"code"` // "punycode", "mixed_script", "ip_address", "userinfo", "port", "http"
+	Message string `json:"message"`
+}
+
+// URLInfo is a checked URL for URL mode.
+type URLInfo struct {
+	URL      string       `json:"url"`
+	Scheme   string       `json:"scheme"`
+	Host     string       `json:"host"`   // as typed (Unicode if it was punycode)
+	Domain   string       `json:"domain"` // registrable part to highlight, e.g. "example.co.uk"
+	Port     string       `json:"port,omitempty"`
+	Warnings []URLWarning `json:"warnings,omitempty"`
+}
+
+// CheckURL checks a URL-mode link. Unsafe schemes are an error.
+func CheckURL(raw string) (*URLInfo, error) { panic("unimplemented") }
