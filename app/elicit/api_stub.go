@@ -7,35 +7,6 @@ package elicit
 
 import "time"
 
-// Problem is one reason a schema cannot be shown. Path is a JSON Pointer
-// (RFC 6901) into the request params, e.g. "/requestedSchema/properties/age/minimum".
-type Problem struct {
-	Path    string `json:"path"`
-	Message string `json:"message"`
-}
-
-// SchemaError lists every problem found in a request, not just the first.
-type SchemaError struct {
-	Problems []Problem `json:"problems"`
-}
-
-func (e *SchemaError) Error() string { panic("unimplemented") }
-
-// Request is a parsed elicitation/create params object, either mode.
-type Request struct {
-	Mode          string // "form" or "url" (absent is read as form)
-	Message       string
-	Form          *Form    // form mode
-	ElicitationID string   // url mode
-	URL           *URLInfo // url mode
-}
-
-// ParseRequest checks a whole ElicitRequestParams JSON object. Errors are *SchemaError.
-func ParseRequest(params []byte) (*Request, error) { panic("unimplemented") }
-
-// Parse parses a requestedSchema JSON text. Errors are *SchemaError.
-func Parse(schema []byte) (*Form, error) { panic("unimplemented") }
-
 // CollectOptions tune Collect. The zero value reads datetime-local values as UTC.
 type CollectOptions struct {
 	// UTCOffset gives the person's UTC offset at a local date and time

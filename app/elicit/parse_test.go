@@ -1,0 +1,153 @@
+package elicit
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// problemPaths parses schema and returns the JSON paths of its problems,
+// failing the test when the error is not a *SchemaError.
+func problemPaths(t *testing.T, err error) []string {
+	t.Helper()
+	var se *SchemaError
+	if !errors.As(err, &se) {
+		t.Fatalf("error %v (%T) is not a *SchemaError", err, err)
+	}
+	paths := make([]string, len(se.Problems))
+	for i, p := range se.Problems {
+		if p.Message == "" {
+			t.Errorf("problem at %q has no message", p.Path)
+		}
+		paths[i] = p.Path
+	}
+	return paths
+}
+
+func TestParseOrderAndLabels(t *testing.T) {
+	t.Parallel()
+	form, err := Parse([]byte(`{"type":"object","properties":{
+		"zeta":{"type":"string"},
+		"alpha":{"type":"integer","title":"How many?"},
+		"firstName":{"type":"string"},
+		"mid":{"type":"boolean"}
+	},"required":["alpha"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys, labels []string
+	for _, f := range form.Fields {
+		keys = append(keys, f.Key)
+		labels = append(labels, f.Label)
+	}
+	if want := []string{"zeta", "alpha", "firstName", "mid"}; !reflect.DeepEqual(keys, want) {
+		t.Errorf("keys = %q, want the text's order %q", keys, want)
+	}
+	if want := []string{"Zeta", "How many?", "First name", "Mid"}; !reflect.DeepEqual(labels, want) {
+		t.Errorf("labels = %q, want %q", labels, want)
+	}
+	if !form.Field("alpha").Required || form.Field("zeta").Required {
+		t.Errorf("required: alpha=%v zeta=%v, want true false", form.Field("alpha").Required, form.Field("zeta").Required)
+	}
+}
+
+// TestParseRefusals lists every kind of schema formbridge refuses, each
+// with the JSON path the problem must point at.
+func TestParseRefusals(t *testing.T) {
+	t.Parallel()
+	prop := func(s string) string { return `{"type":"object","properties":{"f":` + s + `}}` }
+	tests := []struct {
+		name, schema string
+		paths        []string
+	}{
+		{"not JSON", `{"type":`, []string{""}},
+		{"trailing data", `{"type":"object"} x`, []string{""}},
+		{"root not object", `[]`, []string{""}},
+		{"root type missing", `{"properties":{}}`, []string{""}},
+		{"root type array", `{"type":"array"}`, []string{"/type"}},
+		{"root allOf", `{"type":"object","allOf":[]}`, []string{"/allOf"}},
+		{"properties not object", `{"type":"object","properties":[]}`, []string{"/properties"}},
+		{"nested object", prop(`{"type":"object","properties":{}}`), []string{"/properties/f/type"}},
+		{"array of objects", prop(`{"type":"array","items":{"type":"object"}}`), []string{"/properties/f/items/type"}},
+		{"ref", prop(`{"$ref":"#/defs/x","type":"string"}`), []string{"/properties/f/$ref"}},
+		{"unknown type", prop(`{"type":"date"}`), []string{"/properties/f/type"}},
+		{"type list", prop(`{"type":["string","null"]}`), []string{"/properties/f/type"}},
+		{"no type", prop(`{"title":"x"}`), []string{"/properties/f"}},
+		{"unknown format", prop(`{"type":"string","format":"ipv4"}`), []string{"/properties/f/format"}},
+		{"enumNames length", prop(`{"type":"string","enum":["a","b"],"enumNames":["A"]}`), []string{"/properties/f/enumNames"}},
+		{"default wrong type", prop(`{"type":"integer","default":"3"}`), []string{"/properties/f/default"}},
+		{"default outside", prop(`{"type":"integer","minimum":1,"maximum":5,"default":9}`), []string{"/properties/f/default"}},
+		{"default not an option", prop(`{"type":"string","enum":["a"],"default":"b"}`), []string{"/properties/f/default"}},
+		{"default bad email", prop(`{"type":"string","format":"email","default":"nope"}`), []string{"/properties/f/default"}},
+		{"min over max", prop(`{"type":"number","minimum":5,"maximum":1}`), []string{"/properties/f/minimum"}},
+		{"minLength over maxLength", prop(`{"type":"string","minLength":5,"maxLength":1}`), []string{"/properties/f/minLength"}},
+		{"bad pattern", prop(`{"type":"string","pattern":"(?=x)"}`), []string{"/properties/f/pattern"}},
+		{"duplicate option", prop(`{"type":"string","enum":["a","a"]}`), []string{"/properties/f/enum"}},
+		{"duplicate const", prop(`{"type":"string","oneOf":[{"const":"a","title":"A"},{"const":"a","title":"B"}]}`), []string{"/properties/f/oneOf"}},
+		{"required not a property", `{"type":"object","properties":{},"required":["x"]}`, []string{"/required/0"}},
+		{"duplicate key", `{"type":"object","properties":{"a":{"type":"string"},"a":{"type":"string"}}}`, []string{"/properties/a"}},
+		{"negative minLength", prop(`{"type":"string","minLength":-1}`), []string{"/properties/f/minLength"}},
+		{"escaped key path", `{"type":"object","properties":{"a/b~c":{"type":"object"}}}`, []string{"/properties/a~1b~0c/type"}},
+		{"two problems", `{"type":"object","properties":{"a":{"type":"object"},"b":{"type":"string","format":"x"}}}`,
+			[]string{"/properties/a/type", "/properties/b/format"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			form, err := Parse([]byte(tt.schema))
+			if err == nil {
+				t.Fatalf("Parse accepted it: %+v", form)
+			}
+			if got := problemPaths(t, err); !reflect.DeepEqual(got, tt.paths) {
+				t.Errorf("problem paths = %q, want %q (%v)", got, tt.paths, err)
+			}
+		})
+	}
+}
+
+func TestParseRequestForm(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, params string
+		paths        []string // nil: accepted
+	}{
+		{"mode absent is form", `{"message":"Hi","requestedSchema":{"type":"object","properties":{"a":{"type":"string"}}}}`, nil},
+		{"mode form with meta", `{"mode":"form","_meta":{"x":[1,{"y":2}]},"message":"Hi","requestedSchema":{"type":"object"}}`, nil},
+		{"no message", `{"requestedSchema":{"type":"object"}}`, []string{""}},
+		{"no schema", `{"message":"Hi"}`, []string{""}},
+		{"bad mode", `{"mode":"popup","message":"Hi"}`, []string{"/mode"}},
+		{"schema path prefixed", `{"message":"Hi","requestedSchema":{"type":"object","properties":{"a":{"type":"number","minimum":"1"}}}}`,
+			[]string{"/requestedSchema/properties/a/minimum"}},
+		{"not an object", `"hi"`, []string{""}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			req, err := ParseRequest([]byte(tt.params))
+			if tt.paths == nil {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if req.Mode != ModeForm || req.Message != "Hi" || req.Form == nil {
+					t.Errorf("got %+v, want a form request with message Hi", req)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("accepted: %+v", req)
+			}
+			if got := problemPaths(t, err); !reflect.DeepEqual(got, tt.paths) {
+				t.Errorf("problem paths = %q, want %q (%v)", got, tt.paths, err)
+			}
+		})
+	}
+}
+
+func TestSchemaErrorMessage(t *testing.T) {
+	t.Parallel()
+	_, err := Parse([]byte(`{"type":"object","properties":{"a":{"type":"object"}}}`))
+	if err == nil || !strings.Contains(err.Error(), "/properties/a/type: nested objects") {
+		t.Errorf("Error() = %v, want the path and the reason", err)
+	}
+}
