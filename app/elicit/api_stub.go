@@ -14,19 +14,10 @@ type CollectOptions struct {
 	UTCOffset func(local time.Time) time.Duration
 }
 
-// Initial gives the starting Inputs of a form from its defaults.
-func (f *Form) Initial() Inputs { panic("unimplemented") }
-
-// Defaults gives the content an untouched form sends on accept.
-func (f *Form) Defaults() map[string]any { panic("unimplemented") }
-
 // Collect turns raw inputs into typed content, or per-field errors.
 func (f *Form) Collect(in Inputs, opts *CollectOptions) (map[string]any, []FieldError) {
 	panic("unimplemented")
 }
-
-// Validate checks content from anywhere (JSON-decoded) against the form.
-func (f *Form) Validate(content map[string]any) []FieldError { panic("unimplemented") }
 
 // Sensitivity flags a field that looks like it asks for a secret.
 type Sensitivity struct {
