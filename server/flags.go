@@ -16,9 +16,9 @@ import (
 // variable; the variable wins over the built-in default.
 type flagSet struct {
 	fs        *flag.FlagSet
-	name      string // subcommand
-	argsUsage string // e.g. "-- COMMAND [ARGS...]"; "" = no arguments allowed
-	about     string // a paragraph for --help
+	name      string            // subcommand
+	argsUsage string            // e.g. "-- COMMAND [ARGS...]"; "" = no arguments allowed
+	about     string            // a paragraph for --help
 	env       map[string]string // flag name -> environment variable
 	order     []string          // flag names in definition order, for --help
 	stdout    io.Writer
