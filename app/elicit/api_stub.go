@@ -5,20 +5,6 @@ package elicit
 // (parse.go, collect.go, validate.go, defaults.go, sensitive.go, url.go,
 // request.go) and this file is deleted.
 
-import "time"
-
-// CollectOptions tune Collect. The zero value reads datetime-local values as UTC.
-type CollectOptions struct {
-	// UTCOffset gives the person's UTC offset at a local date and time
-	// (from a datetime-local control, which carries none).
-	UTCOffset func(local time.Time) time.Duration
-}
-
-// Collect turns raw inputs into typed content, or per-field errors.
-func (f *Form) Collect(in Inputs, opts *CollectOptions) (map[string]any, []FieldError) {
-	panic("unimplemented")
-}
-
 // Sensitivity flags a field that looks like it asks for a secret.
 type Sensitivity struct {
 	Field  string `json:"field"`

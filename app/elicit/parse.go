@@ -723,6 +723,9 @@ func (p *schemaParser) defaultValue(f *Field, d *jvalue, path string) {
 			bad(fe)
 			return
 		}
+		if x == 0 {
+			x = 0 // -0 is sent as 0, as Collect sends it
+		}
 		f.Default = x
 	case KindBoolean:
 		if d.kind != jBool {

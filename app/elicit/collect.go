@@ -1,0 +1,143 @@
+package elicit
+
+import (
+	"strconv"
+	"strings"
+	"time"
+)
+
+// CollectOptions tune Collect. The zero value reads datetime-local values as UTC.
+type CollectOptions struct {
+	// UTCOffset gives the person's UTC offset at a local date and time
+	// (from a datetime-local control, which carries none). local holds
+	// the wall-clock reading in time.UTC; in a browser the answer is
+	// -Date.getTimezoneOffset() of that date and time, so a summer date
+	// gets the summer offset.
+	UTCOffset func(local time.Time) time.Duration
+}
+
+// Collect turns the raw inputs of a form, as a browser gives them, into
+// the typed content of an accept, or the per-field errors to show. Each
+// answer gets its exact type: integer and number a float64 (an integer
+// has no fraction), boolean a bool, select its option's value (never the
+// title), multi select a []string in option order. An optional field
+// left empty is omitted, never sent as "", 0 or false. Keys of in that
+// are not fields are ignored: they are not sent. When there are errors
+// the content is nil.
+func (f *Form) Collect(in Inputs, opts *CollectOptions) (map[string]any, []FieldError) {
+	content := map[string]any{}
+	var errs []FieldError
+	if f == nil {
+		return content, nil
+	}
+	for i := range f.Fields {
+		fd := &f.Fields[i]
+		v, fe := fd.collect(in[fd.Key], opts)
+		switch {
+		case fe != nil:
+			errs = append(errs, *fe)
+		case v != nil:
+			content[fd.Key] = v
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return content, nil
+}
+
+// collect reads one field's raw values. (nil, nil) means left empty.
+func (f *Field) collect(raw []string, opts *CollectOptions) (any, *FieldError) {
+	if f.Kind == KindMultiSelect {
+		return f.collectMulti(raw)
+	}
+	s := ""
+	if len(raw) > 0 {
+		s = raw[0]
+	}
+	// A person's stray spaces around a number, an address or a date are
+	// not part of the answer; free text is sent as typed.
+	if f.Kind != KindString || f.Format != FormatNone {
+		s = strings.TrimSpace(s)
+	}
+	if s == "" {
+		if f.Required {
+			return nil, f.fail(CodeRequired)
+		}
+		return nil, nil
+	}
+	switch f.Kind {
+	case KindNumber, KindInteger:
+		if !isJSONNumber(s) {
+			if f.Kind == KindInteger {
+				return nil, f.fail(CodeNotInteger)
+			}
+			return nil, f.fail(CodeNotANumber)
+		}
+		x, err := strconv.ParseFloat(s, 64)
+		if err != nil { // out of float64's range
+			if strings.HasPrefix(s, "-") {
+				return nil, f.fail(CodeTooSmall)
+			}
+			return nil, f.fail(CodeTooLarge)
+		}
+		if x == 0 {
+			x = 0 // "-0" is sent as 0
+		}
+		if fe := f.checkNumber(x); fe != nil {
+			return nil, fe
+		}
+		return x, nil
+	case KindBoolean:
+		switch s {
+		case "true":
+			return true, nil
+		case "false":
+			return false, nil
+		}
+		return nil, f.fail(CodeNotAnOption)
+	case KindString:
+		if f.Format == FormatDateTime && !validDateTime(s) {
+			local, err := parseLocal(s)
+			if err != nil {
+				return nil, f.fail(CodeFormat)
+			}
+			var offset time.Duration
+			if opts != nil && opts.UTCOffset != nil {
+				offset = opts.UTCOffset(local)
+			}
+			if s, err = withOffset(local, offset); err != nil {
+				return nil, f.fail(CodeFormat)
+			}
+		}
+		if fe := f.checkString(s); fe != nil {
+			return nil, fe
+		}
+		return s, nil
+	}
+	// KindSelect: the value, never the title.
+	if fe := f.checkString(s); fe != nil {
+		return nil, fe
+	}
+	return s, nil
+}
+
+// collectMulti reads the chosen values of a multi select.
+func (f *Field) collectMulti(raw []string) (any, *FieldError) {
+	var vals []string
+	for _, v := range raw {
+		if v != "" {
+			vals = append(vals, v)
+		}
+	}
+	if len(vals) == 0 {
+		if f.Required {
+			return nil, f.fail(CodeRequired)
+		}
+		return nil, nil
+	}
+	if fe := f.checkMulti(vals); fe != nil {
+		return nil, fe
+	}
+	return f.inOptionOrder(vals), nil
+}

@@ -1,0 +1,143 @@
+package elicit
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+	"time"
+)
+
+func TestCollect(t *testing.T) {
+	t.Parallel()
+	form := mustParse(t, allKinds)
+	base := func(extra Inputs) Inputs {
+		in := Inputs{"name": {"Ann"}, "ok": {"false"}}
+		for k, v := range extra {
+			in[k] = v
+		}
+		return in
+	}
+	tests := []struct {
+		name string
+		in   Inputs
+		want string // the content as JSON, or "" when errs is expected
+		errs []string
+	}{
+		{"optional empties are omitted", base(Inputs{"email": {""}, "age": {" "}, "color": {""}, "tags": {""}, "at": {}}),
+			`{"name":"Ann","ok":false}`, nil},
+		{"false is an answer", base(nil), `{"name":"Ann","ok":false}`, nil},
+		{"every kind typed", base(Inputs{
+			"email": {" ann@example.com "}, "site": {"https://example.com"}, "day": {"2026-12-31"},
+			"code": {"XYZ"}, "age": {"42"}, "ratio": {"0.25"}, "color": {"red"}, "size": {"s"},
+			"tags": {"c", "a"}, "ok": {"true"},
+		}), `{"age":42,"code":"XYZ","color":"red","day":"2026-12-31","email":"ann@example.com","name":"Ann","ok":true,"ratio":0.25,"site":"https://example.com","size":"s","tags":["a","c"]}`, nil},
+		{"free text kept as typed", base(Inputs{"name": {" Ann "}}), `{"name":" Ann ","ok":false}`, nil},
+		{"integer written with fraction zero", base(Inputs{"age": {"7.0"}}), `{"age":7,"name":"Ann","ok":false}`, nil},
+		{"minus zero", base(Inputs{"ratio": {"-0"}}), `{"name":"Ann","ok":false,"ratio":0}`, nil},
+		{"datetime-local gets UTC", base(Inputs{"at": {"2026-12-02T10:30"}}), `{"at":"2026-12-02T10:30:00Z","name":"Ann","ok":false}`, nil},
+		{"RFC 3339 kept", base(Inputs{"at": {"2026-12-02T10:30:00-05:00"}}), `{"at":"2026-12-02T10:30:00-05:00","name":"Ann","ok":false}`, nil},
+		{"unknown inputs ignored", base(Inputs{"zz": {"x"}}), `{"name":"Ann","ok":false}`, nil},
+		{"required empty", Inputs{"name": {""}}, "", []string{"name:required", "ok:required"}},
+		{"too short", base(Inputs{"name": {"A"}}), "", []string{"name:too_short"}},
+		{"too long", base(Inputs{"name": {"Annabel"}}), "", []string{"name:too_long"}},
+		{"pattern", base(Inputs{"code": {"AB"}}), "", []string{"code:pattern"}},
+		{"email", base(Inputs{"email": {"ann at example.com"}}), "", []string{"email:format"}},
+		{"date", base(Inputs{"day": {"31/12/2026"}}), "", []string{"day:format"}},
+		{"date-time", base(Inputs{"at": {"tomorrow"}}), "", []string{"at:format"}},
+		{"not integer", base(Inputs{"age": {"2.5"}}), "", []string{"age:not_integer"}},
+		{"not a whole number at all", base(Inputs{"age": {"ten"}}), "", []string{"age:not_integer"}},
+		{"not a number", base(Inputs{"ratio": {"half"}}), "", []string{"ratio:not_a_number"}},
+		{"hex is not a number", base(Inputs{"ratio": {"0x1p-2"}}), "", []string{"ratio:not_a_number"}},
+		{"too small", base(Inputs{"age": {"0"}}), "", []string{"age:too_small"}},
+		{"too large", base(Inputs{"age": {"101"}}), "", []string{"age:too_large"}},
+		{"beyond float64", base(Inputs{"ratio": {"1e999"}}), "", []string{"ratio:too_large"}},
+		{"boolean other", base(Inputs{"ok": {"yes"}}), "", []string{"ok:not_an_option"}},
+		{"select by title", base(Inputs{"size": {"Small"}}), "", []string{"size:not_an_option"}},
+		{"too many", base(Inputs{"tags": {"a", "b", "c"}}), "", []string{"tags:too_many"}},
+		{"multi not an option", base(Inputs{"tags": {"z"}}), "", []string{"tags:not_an_option"}},
+		{"multi twice", base(Inputs{"tags": {"a", "a"}}), "", []string{"tags:duplicate"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			content, errs := form.Collect(tt.in, nil)
+			if got := codes(errs); !reflect.DeepEqual(got, tt.errs) {
+				t.Fatalf("errors = %q, want %q", got, tt.errs)
+			}
+			if tt.want == "" {
+				if content != nil {
+					t.Errorf("content = %v alongside errors, want nil", content)
+				}
+				return
+			}
+			b, err := json.Marshal(content)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(b) != tt.want {
+				t.Errorf("content = %s, want %s", b, tt.want)
+			}
+			// What a person can send, the bridge must accept.
+			if verrs := form.Validate(content); verrs != nil {
+				t.Errorf("Validate(Collect()) = %q", codes(verrs))
+			}
+		})
+	}
+}
+
+func TestCollectOffset(t *testing.T) {
+	t.Parallel()
+	form := mustParse(t, `{"type":"object","properties":{"at":{"type":"string","format":"date-time"}}}`)
+	// A summer-time rule: the offset depends on the date asked about.
+	offset := func(local time.Time) time.Duration {
+		if local.Month() >= time.April && local.Month() <= time.September {
+			return 2 * time.Hour
+		}
+		return time.Hour
+	}
+	tests := []struct{ in, want string }{
+		{"2026-07-01T09:00", "2026-07-01T09:00:00+02:00"},
+		{"2026-12-01T09:00:30", "2026-12-01T09:00:30+01:00"},
+		{"2026-12-01 09:00", "2026-12-01T09:00:00+01:00"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			t.Parallel()
+			content, errs := form.Collect(Inputs{"at": {tt.in}}, &CollectOptions{UTCOffset: offset})
+			if errs != nil {
+				t.Fatal(codes(errs))
+			}
+			if content["at"] != tt.want {
+				t.Errorf("at = %v, want %s", content["at"], tt.want)
+			}
+		})
+	}
+	_, errs := form.Collect(Inputs{"at": {"2026-12-01T09:00"}}, &CollectOptions{UTCOffset: func(time.Time) time.Duration { return 30 * time.Hour }})
+	if got := codes(errs); !reflect.DeepEqual(got, []string{"at:format"}) {
+		t.Errorf("an impossible offset gave %q, want a format error", got)
+	}
+}
+
+func TestCollectMessages(t *testing.T) {
+	t.Parallel()
+	form := mustParse(t, `{"type":"object","properties":{
+		"n":{"type":"integer","minimum":1,"maximum":100},
+		"e":{"type":"string","format":"email"},
+		"t":{"type":"string","minLength":3},
+		"m":{"type":"array","items":{"enum":["a","b","c"]},"maxItems":2}}}`)
+	_, errs := form.Collect(Inputs{"n": {"1.5"}, "e": {"x"}, "t": {"ab"}, "m": {"a", "b", "c"}}, nil)
+	want := map[string]string{
+		"n": "Enter a whole number between 1 and 100",
+		"e": "Enter an email address, like name@example.com",
+		"t": "Enter at least 3 characters",
+		"m": "Choose at most 2",
+	}
+	if len(errs) != len(want) {
+		t.Fatalf("errors = %+v", errs)
+	}
+	for _, e := range errs {
+		if e.Message != want[e.Field] {
+			t.Errorf("%s: message %q, want %q", e.Field, e.Message, want[e.Field])
+		}
+	}
+}
