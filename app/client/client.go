@@ -1,0 +1,157 @@
+// Package client is the widget's side of the formbridge.v1 connection: it
+// dials the bridge, says hello with the channel's token, delivers what the
+// bridge sends as Events in order, sends the person's answers, and
+// reconnects with backoff when the connection drops.
+//
+// It builds for js/wasm (the browser's WebSocket, through coder/websocket)
+// and for the host, where it is tested against a fake bridge.
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/formbridge/formbridge/app/wire"
+)
+
+// State is the connection state, as shown on the widget root
+// (data-connection).
+type State string
+
+// Connection states.
+const (
+	StateConnecting State = "connecting"
+	StateOnline     State = "online"
+	StateOffline    State = "offline"
+)
+
+// Options configure a Client.
+type Options struct {
+	URL        string // ws:// or wss:// URL of the bridge's /ws (see BridgeURL)
+	Token      string
+	ClientInfo wire.Implementation
+	// OnEvent is called from the connection's goroutine, in order.
+	// The UI must hand each event to its own goroutine (ctx.Dispatch).
+	OnEvent func(Event)
+}
+
+// Event is one thing that happened on the connection. Exactly one field is
+// set.
+type Event struct {
+	State    State               // set when the connection state changed ("" otherwise)
+	Hello    *wire.HelloResult   // after each successful hello (every (re)connect)
+	Request  *Request            // a pending elicitation (again after a reconnect: dedupe by ID)
+	Settled  *wire.SettledParams // a request left the queue, or an answer was rejected
+	Complete *wire.CompleteParams
+	Fatal    error // e.g. the token was refused: the client stops retrying
+}
+
+// Request is one elicitation/create as the bridge sent it.
+type Request struct {
+	ID     string           // the bridge's JSON-RPC id for this elicitation/create
+	Params wire.ElicitParams // as the bridge sent them
+	Meta   wire.RequestMeta  // Params.RequestMeta(), zero if absent
+}
+
+// ErrOffline is returned by Respond when there is no live connection. The
+// UI keeps the form so the person can send again once back online.
+var ErrOffline = errors.New("not connected to the bridge")
+
+// ErrUnauthorized is wrapped by the Fatal event when the bridge refused
+// the token: retrying cannot help, so the client stops.
+var ErrUnauthorized = errors.New("the bridge refused the token")
+
+// writeTimeout bounds one answer's write on the host build (browser writes
+// never block).
+const writeTimeout = 10 * time.Second
+
+// Client is one widget's connection to the bridge. Create it with New and
+// drive it with Run; Respond may be called from any goroutine.
+type Client struct {
+	opts Options
+	// dial opens the WebSocket; tests on the host replace it to route the
+	// connection through an in-memory network.
+	dial func(ctx context.Context, url string) (*websocket.Conn, error)
+
+	mu    sync.Mutex
+	conn  *websocket.Conn // nil unless the hello succeeded
+	state State           // last state reported through OnEvent
+}
+
+// New returns a Client that does nothing until Run is called.
+func New(opts Options) *Client {
+	return &Client{opts: opts, dial: dialBridge}
+}
+
+// dialBridge opens the connection. Only Subprotocols is set because it is
+// the only dial option the browser build supports; the token travels in
+// the hello frame instead of a header.
+func dialBridge(ctx context.Context, url string) (*websocket.Conn, error) {
+	conn, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{
+		Subprotocols: []string{wire.Subprotocol},
+	})
+	return conn, err
+}
+
+// Respond sends the person's result for request id. It fails with
+// ErrOffline when the connection is down; the bridge re-sends the request
+// after the reconnect, so nothing is lost by keeping the form.
+func (c *Client) Respond(id string, result wire.ElicitResult) error {
+	c.mu.Lock()
+	conn := c.conn
+	c.mu.Unlock()
+	if conn == nil {
+		return ErrOffline
+	}
+	idJSON, err := json.Marshal(id)
+	if err != nil {
+		return fmt.Errorf("failed to encode request id: %w", err)
+	}
+	msg, err := wire.NewResult(idJSON, result)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
+	defer cancel()
+	if err := writeMessage(ctx, conn, msg); err != nil {
+		return fmt.Errorf("failed to send the answer: %w", err)
+	}
+	return nil
+}
+
+func writeMessage(ctx context.Context, conn *websocket.Conn, msg *wire.Message) error {
+	b, err := json.Marshal(msg)
+	if err != nil {
+		return fmt.Errorf("failed to encode %s frame: %w", msg.Method, err)
+	}
+	return conn.Write(ctx, websocket.MessageText, b)
+}
+
+func (c *Client) emit(ev Event) {
+	if c.opts.OnEvent != nil {
+		c.opts.OnEvent(ev)
+	}
+}
+
+// setState reports a state change once; repeated states are not events.
+func (c *Client) setState(s State) {
+	c.mu.Lock()
+	changed := c.state != s
+	c.state = s
+	c.mu.Unlock()
+	if changed {
+		c.emit(Event{State: s})
+	}
+}
+
+func (c *Client) setConn(conn *websocket.Conn) {
+	c.mu.Lock()
+	c.conn = conn
+	c.mu.Unlock()
+}

@@ -1,0 +1,211 @@
+// The fake bridge needs the host build of coder/websocket (a dialer with
+// an HTTP client, and Accept), so these tests run on the host only.
+
+//go:build !js
+
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/formbridge/formbridge/app/wire"
+)
+
+// recorder collects the client's events.
+type recorder struct{ ch chan Event }
+
+func newRecorder() *recorder { return &recorder{ch: make(chan Event, 100)} }
+
+func (r *recorder) on(ev Event) { r.ch <- ev }
+
+func (r *recorder) next(t *testing.T) Event {
+	t.Helper()
+	select {
+	case ev := <-r.ch:
+		return ev
+	case <-time.After(10 * time.Second):
+		t.Fatal("no event from the client within 10 s")
+		return Event{}
+	}
+}
+
+var (
+	testInfo   = wire.Implementation{Name: "formbridge-widget", Version: "test"}
+	bridgeInfo = wire.HelloResult{Channel: "default", ServerInfo: wire.Implementation{Name: "formbridge", Version: "test"}, Pending: 1}
+)
+
+func formParams(t *testing.T) wire.ElicitParams {
+	meta, err := json.Marshal(wire.RequestMeta{
+		Requester: wire.Implementation{Name: "deploy-bot", Title: "Deploy Bot", Version: "1.2.0"},
+		CreatedAt: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
+		ExpiresAt: time.Date(2026, 1, 2, 3, 14, 5, 0, time.UTC),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return wire.ElicitParams{
+		Message:         "Approve the deploy?",
+		RequestedSchema: json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}}}`),
+		Meta:            map[string]json.RawMessage{wire.MetaKey: meta},
+	}
+}
+
+func TestHelloEventsAndRespond(t *testing.T) {
+	params := formParams(t)
+	answered := make(chan *wire.Message, 1)
+	replies := make(chan *wire.Message, 2)
+	closed := make(chan websocket.StatusCode, 1)
+	respondNow := make(chan struct{})
+	var hello wire.HelloParams
+
+	b := &fakeBridge{t: t, serve: func(bc *bridgeConn) {
+		var ok bool
+		hello, ok = bc.hello("secret", bridgeInfo)
+		if !ok {
+			return
+		}
+		bc.request("r1", wire.MethodElicit, params)
+		bc.notify(wire.MethodHeartbeat, wire.HeartbeatParams{Time: time.Now()})
+		bc.notify("notifications/formbridge/future", map[string]any{})
+		bc.request("r2", "roots/list", map[string]any{})
+		bc.request("r3", wire.MethodElicit, map[string]any{"mode": "carrier-pigeon", "message": "hi"})
+		for range 2 {
+			m, err := bc.read()
+			if err != nil {
+				t.Errorf("reading error replies: %v", err)
+				return
+			}
+			replies <- m
+		}
+		close(respondNow)
+		m, err := bc.read()
+		if err != nil {
+			t.Errorf("reading the answer: %v", err)
+			return
+		}
+		answered <- m
+		bc.notify(wire.MethodSettled, wire.SettledParams{RequestID: "r1", Outcome: wire.OutcomeAnswered})
+		bc.notify(wire.MethodComplete, wire.CompleteParams{ElicitationID: "e1"})
+		_, err = bc.read()
+		closed <- websocket.CloseStatus(err)
+	}}
+	rec := newRecorder()
+	c := New(Options{URL: startBridge(t, b), Token: "secret", ClientInfo: testInfo, OnEvent: rec.on})
+	ctx, cancel := context.WithCancel(t.Context())
+	ran := make(chan struct{})
+	go func() { defer close(ran); c.Run(ctx) }()
+
+	for _, want := range []State{StateConnecting, StateOnline} {
+		if ev := rec.next(t); ev.State != want {
+			t.Fatalf("event = %+v, want state %q", ev, want)
+		}
+	}
+	if ev := rec.next(t); ev.Hello == nil || *ev.Hello != bridgeInfo {
+		t.Fatalf("event = %+v, want hello %+v", ev, bridgeInfo)
+	}
+	if hello.ClientInfo != testInfo || hello.Capabilities.Elicitation == nil ||
+		hello.Capabilities.Elicitation.Form == nil || hello.Capabilities.Elicitation.URL == nil {
+		t.Errorf("hello params = %+v, want clientInfo %+v and form+url capabilities", hello, testInfo)
+	}
+	ev := rec.next(t)
+	if ev.Request == nil {
+		t.Fatalf("event = %+v, want the request", ev)
+	}
+	wantMeta, _ := params.RequestMeta()
+	if diff := cmp.Diff(&Request{ID: "r1", Params: params, Meta: wantMeta}, ev.Request); diff != "" {
+		t.Errorf("request (-want +got):\n%s", diff)
+	}
+
+	<-respondNow
+	for _, want := range []struct {
+		id   string
+		code int
+	}{{"r2", wire.CodeMethodNotFound}, {"r3", wire.CodeInvalidParams}} {
+		m := <-replies
+		if id, _ := wire.StringID(m.ID); id != want.id || m.Error == nil || m.Error.Code != want.code {
+			t.Errorf("reply = %+v, want error %d for %s", m, want.code, want.id)
+		}
+	}
+	result := wire.ElicitResult{Action: wire.ActionAccept, Content: map[string]any{"ok": true}}
+	if err := c.Respond("r1", result); err != nil {
+		t.Fatalf("Respond: %v", err)
+	}
+	m := <-answered
+	var got wire.ElicitResult
+	if err := json.Unmarshal(m.Result, &got); err != nil || !m.IsResponse() || string(m.ID) != `"r1"` {
+		t.Fatalf("answer frame = %s / %+v (%v), want a response to r1", m.ID, m, err)
+	}
+	if diff := cmp.Diff(result, got); diff != "" {
+		t.Errorf("answer (-want +got):\n%s", diff)
+	}
+	if ev := rec.next(t); ev.Settled == nil || !cmp.Equal(*ev.Settled, wire.SettledParams{RequestID: "r1", Outcome: wire.OutcomeAnswered}) {
+		t.Errorf("event = %+v, want settled r1 answered", ev)
+	}
+	if ev := rec.next(t); ev.Complete == nil || ev.Complete.ElicitationID != "e1" {
+		t.Errorf("event = %+v, want complete e1", ev)
+	}
+
+	cancel()
+	if code := <-closed; code != websocket.StatusGoingAway {
+		t.Errorf("bridge saw close status %v, want %v (an explicit close)", code, websocket.StatusGoingAway)
+	}
+	<-ran
+	select {
+	case ev := <-rec.ch:
+		t.Errorf("event after the context ended: %+v", ev)
+	default:
+	}
+}
+
+func TestRefusedTokenIsFatal(t *testing.T) {
+	b := &fakeBridge{t: t, serve: func(bc *bridgeConn) { bc.hello("secret", bridgeInfo) }}
+	rec := newRecorder()
+	c := New(Options{URL: startBridge(t, b), Token: "wrong", ClientInfo: testInfo, OnEvent: rec.on})
+	ran := make(chan struct{})
+	go func() { defer close(ran); c.Run(t.Context()) }()
+
+	for _, want := range []State{StateConnecting, StateOffline} {
+		if ev := rec.next(t); ev.State != want {
+			t.Fatalf("event = %+v, want state %q", ev, want)
+		}
+	}
+	if ev := rec.next(t); !errors.Is(ev.Fatal, ErrUnauthorized) {
+		t.Fatalf("event = %+v, want Fatal wrapping ErrUnauthorized", ev)
+	}
+	select {
+	case <-ran:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run kept going after the token was refused")
+	}
+	if n := len(b.dialTimes()); n != 1 {
+		t.Errorf("client connected %d times, want 1 (no retry after a refused token)", n)
+	}
+	if err := c.Respond("r1", wire.ElicitResult{Action: wire.ActionCancel}); !errors.Is(err, ErrOffline) {
+		t.Errorf("Respond after Fatal = %v, want ErrOffline", err)
+	}
+}
+
+func TestNoURLIsFatal(t *testing.T) {
+	rec := newRecorder()
+	New(Options{OnEvent: rec.on}).Run(t.Context())
+	if ev := rec.next(t); ev.State != StateOffline {
+		t.Errorf("event = %+v, want offline", ev)
+	}
+	if ev := rec.next(t); ev.Fatal == nil {
+		t.Errorf("event = %+v, want Fatal", ev)
+	}
+}
+
+func TestRespondBeforeConnect(t *testing.T) {
+	c := New(Options{URL: "ws://127.0.0.1:1/ws"})
+	if err := c.Respond("r1", wire.ElicitResult{Action: wire.ActionDecline}); !errors.Is(err, ErrOffline) {
+		t.Errorf("Respond = %v, want ErrOffline", err)
+	}
+}

@@ -1,0 +1,186 @@
+// The fake bridge needs the host build of coder/websocket (a dialer with
+// an HTTP client, and Accept), so these tests run on the host only.
+
+//go:build !js
+
+package client
+
+import (
+	"context"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/formbridge/formbridge/app/wire"
+)
+
+func TestBackoffBounds(t *testing.T) {
+	for n := range 12 {
+		base := min(minBackoff<<n, maxBackoff)
+		lo := max(minBackoff, time.Duration(float64(base)*(1-jitter)))
+		hi := min(maxBackoff, time.Duration(float64(base)*(1+jitter)))
+		seen := map[time.Duration]bool{}
+		for range 200 {
+			d := backoff(n)
+			if d < lo || d > hi {
+				t.Fatalf("backoff(%d) = %v, want within [%v, %v]", n, d, lo, hi)
+			}
+			seen[d] = true
+		}
+		if len(seen) < 2 {
+			t.Errorf("backoff(%d) gave %v every time: no jitter", n, base)
+		}
+	}
+}
+
+// timedRecorder notes the fake-clock time of each event.
+type timedEvent struct {
+	at time.Time
+	ev Event
+}
+
+func TestReconnectBackoff(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var b *fakeBridge
+		b = &fakeBridge{t: t, serve: func(bc *bridgeConn) {
+			switch n := len(b.dialTimes()); {
+			case n <= 4:
+				// Four failures in a row: dropped before hello.
+			case n == 5:
+				// Online, then dropped: the backoff starts over.
+				bc.hello("secret", bridgeInfo)
+			default:
+				bc.hello("secret", bridgeInfo)
+				for {
+					if _, err := bc.read(); err != nil {
+						return
+					}
+				}
+			}
+		}}
+		var events []timedEvent
+		c := New(Options{Token: "secret", OnEvent: func(ev Event) {
+			events = append(events, timedEvent{time.Now(), ev})
+		}})
+		stop := serveMem(t, b, c)
+		defer stop()
+		ctx, cancel := context.WithCancel(t.Context())
+		done := make(chan struct{})
+		go func() { defer close(done); c.Run(ctx) }()
+
+		time.Sleep(40 * time.Second) // past the last connection, short of its heartbeat timeout
+		dials := b.dialTimes()
+		if len(dials) != 6 {
+			t.Fatalf("client connected %d times in 40 s, want 6", len(dials))
+		}
+		// Bounds of backoff(n), jittered ±20% and clamped to [1 s, 30 s].
+		want := []struct{ lo, hi time.Duration }{
+			{1000 * time.Millisecond, 1200 * time.Millisecond},
+			{1600 * time.Millisecond, 2400 * time.Millisecond},
+			{3200 * time.Millisecond, 4800 * time.Millisecond},
+			{6400 * time.Millisecond, 9600 * time.Millisecond},
+			{1000 * time.Millisecond, 1200 * time.Millisecond}, // after being online
+		}
+		for i, w := range want {
+			if gap := dials[i+1].Sub(dials[i]); gap < w.lo || gap > w.hi {
+				t.Errorf("delay before connection %d = %v, want within [%v, %v]", i+2, gap, w.lo, w.hi)
+			}
+		}
+		cancel()
+		<-done
+
+		var states []State
+		hellos := 0
+		for _, e := range events {
+			if e.ev.State != "" {
+				states = append(states, e.ev.State)
+			}
+			if e.ev.Hello != nil {
+				hellos++
+			}
+		}
+		wantStates := []State{
+			StateConnecting, StateOffline, StateConnecting, StateOffline, StateConnecting, StateOffline,
+			StateConnecting, StateOffline, StateConnecting, StateOnline, StateOffline, StateConnecting, StateOnline,
+		}
+		if !slicesEqual(states, wantStates) {
+			t.Errorf("states = %v, want %v", states, wantStates)
+		}
+		if hellos != 2 {
+			t.Errorf("got %d hello events, want one per successful connection (2)", hellos)
+		}
+	})
+}
+
+func TestHeartbeatTimeout(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		var b *fakeBridge
+		lost := make(chan time.Duration, 1)
+		b = &fakeBridge{t: t, serve: func(bc *bridgeConn) {
+			first := len(b.dialTimes()) == 1
+			bc.hello("secret", bridgeInfo)
+			// Heartbeats keep the connection; on the first connection they
+			// stop after 20 s, as if the network silently went away.
+			gone := make(chan struct{})
+			defer close(gone)
+			go func() {
+				for i := 1; !first || i <= 2; i++ {
+					select {
+					case <-gone:
+						return
+					case <-time.After(wire.HeartbeatInterval):
+					}
+					bc.notify(wire.MethodHeartbeat, wire.HeartbeatParams{Time: time.Now()})
+				}
+			}()
+			for {
+				if _, err := bc.read(); err != nil {
+					if first {
+						lost <- time.Since(start)
+					}
+					return
+				}
+			}
+		}}
+		var states []timedEvent
+		c := New(Options{Token: "secret", OnEvent: func(ev Event) {
+			if ev.State != "" {
+				states = append(states, timedEvent{time.Now(), ev})
+			}
+		}})
+		stop := serveMem(t, b, c)
+		defer stop()
+		ctx, cancel := context.WithCancel(t.Context())
+		done := make(chan struct{})
+		go func() { defer close(done); c.Run(ctx) }()
+
+		time.Sleep(5 * time.Minute)
+		if got, want := <-lost, 20*time.Second+wire.HeartbeatTimeout; got != want {
+			t.Errorf("client dropped the silent connection after %v, want %v (last heartbeat + timeout)", got, want)
+		}
+		if n := len(b.dialTimes()); n != 2 {
+			t.Errorf("client connected %d times, want 2 (the second connection gets heartbeats and lives)", n)
+		}
+		if len(states) < 4 || states[2].ev.State != StateOffline || states[3].ev.State != StateConnecting {
+			t.Fatalf("states = %+v, want connecting, online, offline, connecting, online", states)
+		}
+		if got := states[2].at.Sub(start); got != 50*time.Second {
+			t.Errorf("went offline at %v, want 50s", got)
+		}
+		cancel()
+		<-done
+	})
+}
+
+func slicesEqual[T comparable](a, b []T) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

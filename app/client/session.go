@@ -1,0 +1,150 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/formbridge/formbridge/app/wire"
+)
+
+// dialTimeout bounds connecting and the WebSocket handshake.
+const dialTimeout = 15 * time.Second
+
+// readLimit is the largest frame accepted from the bridge. Elicitations
+// are small, but a schema with long descriptions and many options can pass
+// coder/websocket's 32 KiB default.
+const readLimit = 1 << 20
+
+// helloID is the JSON-RPC id of the hello request; the bridge only ever
+// sends string ids of its own, so it cannot collide with a response to us.
+const helloID = `"hello"`
+
+// session runs one connection: dial, hello, then the read loop until the
+// connection ends. online reports whether the hello succeeded.
+func (c *Client) session(ctx context.Context) (online bool, err error) {
+	dctx, cancel := context.WithTimeout(ctx, dialTimeout)
+	conn, err := c.dial(dctx, c.opts.URL)
+	cancel()
+	if err != nil {
+		return false, fmt.Errorf("failed to connect to the bridge: %w", err)
+	}
+	defer conn.CloseNow()
+	conn.SetReadLimit(readLimit)
+
+	// The browser cannot send or see WebSocket pings, so a dead connection
+	// is noticed by the bridge's heartbeat going quiet. Closing is explicit
+	// (not by cancelling Read's context): in the browser build a cancelled
+	// Read closes the connection without a close frame.
+	lapsed := time.AfterFunc(wire.HeartbeatTimeout, func() {
+		conn.CloseNow()
+	})
+	defer lapsed.Stop()
+	stop := context.AfterFunc(ctx, func() {
+		conn.Close(websocket.StatusGoingAway, "widget closed")
+	})
+	defer stop()
+
+	hello, err := wire.NewRequest("hello", wire.MethodHello, wire.HelloParams{
+		Token:      c.opts.Token,
+		ClientInfo: c.opts.ClientInfo,
+		Capabilities: wire.Capabilities{Elicitation: &wire.ElicitationCapabilities{
+			Form: &struct{}{},
+			URL:  &struct{}{},
+		}},
+	})
+	if err != nil {
+		return false, err
+	}
+	if err := writeMessage(ctx, conn, hello); err != nil {
+		return false, fmt.Errorf("failed to send hello: %w", err)
+	}
+
+	rctx := context.WithoutCancel(ctx)
+	for {
+		typ, data, err := conn.Read(rctx)
+		if err != nil {
+			return online, fmt.Errorf("connection to the bridge lost: %w", err)
+		}
+		lapsed.Reset(wire.HeartbeatTimeout)
+		if typ != websocket.MessageText {
+			continue
+		}
+		var msg wire.Message
+		if err := json.Unmarshal(data, &msg); err != nil {
+			continue // not JSON-RPC: nothing to answer to
+		}
+		switch {
+		case msg.IsResponse() && string(msg.ID) == helloID:
+			if msg.Error != nil {
+				if msg.Error.Code == wire.CodeUnauthorized {
+					return false, fmt.Errorf("%w: %s", ErrUnauthorized, msg.Error.Message)
+				}
+				return false, fmt.Errorf("hello failed: %w", msg.Error)
+			}
+			var res wire.HelloResult
+			if err := json.Unmarshal(msg.Result, &res); err != nil {
+				return false, fmt.Errorf("failed to decode hello result: %w", err)
+			}
+			online = true
+			c.setConn(conn)
+			c.setState(StateOnline)
+			c.emit(Event{Hello: &res})
+		case msg.IsRequest():
+			c.handleRequest(ctx, conn, &msg)
+		case msg.IsNotification():
+			c.handleNotification(&msg)
+		}
+	}
+}
+
+// handleRequest delivers an elicitation/create, or answers what the widget
+// cannot handle with a JSON-RPC error so the bridge is not left waiting.
+func (c *Client) handleRequest(ctx context.Context, conn *websocket.Conn, msg *wire.Message) {
+	reply := func(code int, message string) {
+		writeMessage(ctx, conn, wire.NewError(msg.ID, code, message, nil))
+	}
+	if msg.Method != wire.MethodElicit {
+		reply(wire.CodeMethodNotFound, "method not found: "+msg.Method)
+		return
+	}
+	id, ok := wire.StringID(msg.ID)
+	if !ok {
+		reply(wire.CodeInvalidRequest, "request id must be a string")
+		return
+	}
+	var p wire.ElicitParams
+	if err := json.Unmarshal(msg.Params, &p); err != nil {
+		reply(wire.CodeInvalidParams, "invalid elicitation params: "+err.Error())
+		return
+	}
+	switch p.Mode {
+	case "", wire.ModeForm, wire.ModeURL:
+	default:
+		// MCP: a client answers a mode it did not declare with -32602.
+		reply(wire.CodeInvalidParams, "unsupported elicitation mode: "+p.Mode)
+		return
+	}
+	meta, _ := p.RequestMeta()
+	c.emit(Event{Request: &Request{ID: id, Params: p, Meta: meta}})
+}
+
+func (c *Client) handleNotification(msg *wire.Message) {
+	switch msg.Method {
+	case wire.MethodSettled:
+		var p wire.SettledParams
+		if json.Unmarshal(msg.Params, &p) == nil && p.RequestID != "" {
+			c.emit(Event{Settled: &p})
+		}
+	case wire.MethodComplete:
+		var p wire.CompleteParams
+		if json.Unmarshal(msg.Params, &p) == nil && p.ElicitationID != "" {
+			c.emit(Event{Complete: &p})
+		}
+	}
+	// Heartbeats (and notifications from newer bridges) only reset the
+	// heartbeat timer, done for every frame.
+}
