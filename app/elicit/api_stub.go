@@ -5,16 +5,6 @@ package elicit
 // (parse.go, collect.go, validate.go, defaults.go, sensitive.go, url.go,
 // request.go) and this file is deleted.
 
-// Sensitivity flags a field that looks like it asks for a secret.
-type Sensitivity struct {
-	Field  string `json:"field"`
-	What   string `json:"what"`   // "password", "api key", "card number", ...
-	Reason string `json:"reason"` // plain words: why it was flagged
-}
-
-// Sensitive lists the fields that look like they ask for secrets.
-func (f *Form) Sensitive() []Sensitivity { panic("unimplemented") }
-
 // URLWarning is a reason to look twice at a URL before opening it.
 type URLWarning struct {
 	Code    string `json:"code"` // "punycode", "mixed_script", "ip_address", "userinfo", "port", "http"

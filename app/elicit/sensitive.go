@@ -1,0 +1,121 @@
+package elicit
+
+import "strings"
+
+// This file spots forms that look like they ask for secrets. The spec
+// forbids servers to ask for passwords, API keys, tokens or payment
+// credentials in form mode, and asks clients to push back; the widget
+// warns the person with what is found here. A false alarm teaches
+// people to ignore the warning, so matching is by whole words and
+// phrases: "secretary", "pinned", "spin", "max tokens" and "token count"
+// are not secrets.
+
+// Sensitivity flags a field that looks like it asks for a secret.
+type Sensitivity struct {
+	Field  string `json:"field"`
+	What   string `json:"what"`   // "password", "API key", "card number", ...
+	Reason string `json:"reason"` // plain words: why it was flagged
+}
+
+// secretPhrases maps what is asked for to the word sequences that name
+// it, lower case, each matched as whole words.
+var secretPhrases = []struct {
+	what    string
+	phrases []string
+}{
+	{"password", []string{"password", "passwords", "passwd", "pwd", "passcode"}},
+	{"passphrase", []string{"passphrase", "pass phrase"}},
+	{"PIN", []string{"pin", "pin code", "pincode"}},
+	{"API key", []string{"api key", "apikey", "api secret", "access key", "secret key"}},
+	{"access token", []string{"access token", "auth token", "api token", "bearer token", "refresh token",
+		"session token", "oauth token", "id token", "accesstoken", "authtoken"}},
+	{"private key", []string{"private key", "privkey", "ssh key", "signing key", "seed phrase", "recovery phrase", "mnemonic phrase"}},
+	{"secret", []string{"secret", "secrets", "client secret"}},
+	{"card number", []string{"card number", "credit card", "debit card", "card no", "cardnumber", "cc number", "ccnum"}},
+	{"card security code", []string{"cvv", "cvc", "cvv2", "cvc2", "csc", "card security code", "card code"}},
+	{"IBAN", []string{"iban"}},
+	{"social security number", []string{"ssn", "social security"}},
+}
+
+// notSecretTokens are words before "token" that make it a count or a
+// page marker, not a credential ("max token", "next page token").
+var notSecretTokens = []string{"max", "min", "input", "output", "page", "next", "continuation", "cursor", "sync", "design"}
+
+// Sensitive lists the fields that look like they ask for secrets, in
+// field order, one entry per field. Only fields a person types into
+// (text and numbers) are looked at: a choice or a yes/no cannot carry a
+// secret.
+func (f *Form) Sensitive() []Sensitivity {
+	if f == nil {
+		return nil
+	}
+	var out []Sensitivity
+	for i := range f.Fields {
+		fd := &f.Fields[i]
+		if fd.Kind != KindString && fd.Kind != KindNumber && fd.Kind != KindInteger {
+			continue
+		}
+		for _, src := range [...]struct{ where, text string }{
+			{"name", fd.Key}, {"title", fd.Title}, {"description", fd.Description},
+		} {
+			if what := secretIn(src.text); what != "" {
+				out = append(out, Sensitivity{
+					Field:  fd.Key,
+					What:   what,
+					Reason: "Its " + src.where + " mentions " + article(what) + what + ". Forms should never ask for one: only type it on the service's own site.",
+				})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// secretIn returns what secret text names, or "".
+func secretIn(text string) string {
+	ws := words(text)
+	if len(ws) == 0 {
+		return ""
+	}
+	for i, w := range ws {
+		ws[i] = strings.ToLower(w)
+	}
+	padded := " " + strings.Join(ws, " ") + " "
+	for _, s := range secretPhrases {
+		for _, p := range s.phrases {
+			if strings.Contains(padded, " "+p+" ") {
+				return s.what
+			}
+		}
+	}
+	// "token" alone, or last after a name ("github token"), is a
+	// credential; after a count word it is not.
+	for i, w := range ws {
+		if w != "token" || (i+1 < len(ws) && len(ws) > 1) {
+			continue
+		}
+		if i > 0 && containsString(notSecretTokens, ws[i-1]) {
+			continue
+		}
+		return "access token"
+	}
+	return ""
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// article gives "a " or "an " for a thing's name as it is read aloud.
+func article(what string) string {
+	switch what[0] {
+	case 'a', 'e', 'i', 'o', 'u', 'A', 'E', 'I', 'O', 'U':
+		return "an "
+	}
+	return "a "
+}

@@ -1,0 +1,75 @@
+package elicit
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestSensitive(t *testing.T) {
+	t.Parallel()
+	// Each case is one property; what is "" when it must not be flagged.
+	var tests []struct{ name, prop, what string }
+	add := func(name, key, prop, what string) {
+		tests = append(tests, struct{ name, prop, what string }{name, `"` + key + `":` + prop, what})
+	}
+	str := func(title, desc string) string {
+		b, _ := json.Marshal(map[string]string{"type": "string", "title": title, "description": desc})
+		return string(b)
+	}
+	// Asked for: each must be flagged.
+	add("password key", "password", `{"type":"string"}`, "password")
+	add("camel key", "userPassword", `{"type":"string"}`, "password")
+	add("password title", "p", str("Your password", ""), "password")
+	add("passphrase", "p", str("Wallet passphrase", ""), "passphrase")
+	add("pin title", "p", str("PIN", ""), "PIN")
+	add("pin integer", "pin_code", `{"type":"integer"}`, "PIN")
+	add("secret", "client_secret", `{"type":"string"}`, "secret")
+	add("api key camel", "openAIApiKey", `{"type":"string"}`, "API key")
+	add("api key upper", "APIKey", `{"type":"string"}`, "API key")
+	add("apikey one word", "apikey", `{"type":"string"}`, "API key")
+	add("access token", "x", str("Access token", ""), "access token")
+	add("token alone", "token", `{"type":"string"}`, "access token")
+	add("named token", "github_token", `{"type":"string"}`, "access token")
+	add("private key", "x", str("", "Paste your SSH private key"), "private key")
+	add("card number", "cardNumber", `{"type":"string"}`, "card number")
+	add("credit card", "x", str("Credit card", ""), "card number")
+	add("cvv", "cvv", `{"type":"integer"}`, "card security code")
+	add("cvc2", "x", str("CVC2", ""), "card security code")
+	add("iban", "iban", `{"type":"string"}`, "IBAN")
+	add("ssn", "ssn", `{"type":"string"}`, "social security number")
+	add("social security", "x", str("Social Security number", ""), "social security number")
+	// Not asked for: none may be flagged.
+	add("token count", "token_count", `{"type":"integer"}`, "")
+	add("max tokens", "maxTokens", `{"type":"integer"}`, "")
+	add("max token", "x", str("Max token", ""), "")
+	add("next page token", "nextPageToken", `{"type":"string"}`, "")
+	add("secretary", "x", str("Secretary's name", ""), "")
+	add("pinned", "pinned_note", `{"type":"string"}`, "")
+	add("spin", "x", str("Spin speed", ""), "")
+	add("spinner", "spinner", `{"type":"string"}`, "")
+	add("passenger", "passenger", `{"type":"string"}`, "")
+	add("keyboard", "keyboardLayout", `{"type":"string"}`, "")
+	add("a choice cannot carry a secret", "password_strength", `{"type":"string","enum":["weak","strong"]}`, "")
+	add("a yes or no cannot carry a secret", "remember_password", `{"type":"boolean"}`, "")
+	add("plain name", "fullName", str("Full name", "As on your passport"), "")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			form := mustParse(t, `{"type":"object","properties":{`+tt.prop+`}}`)
+			got := form.Sensitive()
+			if tt.what == "" {
+				if len(got) != 0 {
+					t.Errorf("flagged %+v, want nothing", got)
+				}
+				return
+			}
+			if len(got) != 1 || got[0].What != tt.what || got[0].Field != form.Fields[0].Key {
+				t.Fatalf("got %+v, want one %q", got, tt.what)
+			}
+			if !strings.Contains(got[0].Reason, tt.what) {
+				t.Errorf("reason %q does not say what", got[0].Reason)
+			}
+		})
+	}
+}
