@@ -1,0 +1,295 @@
+package mcpbridge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/formbridge/formbridge/app/wire"
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// tripSchema lists its properties out of alphabetical order on purpose:
+// the person must see them in this order.
+const tripSchema = `{"type":"object","properties":{` +
+	`"zeta":{"type":"string","title":"Destination"},` +
+	`"alpha":{"type":"integer","title":"Nights","minimum":1},` +
+	`"mid":{"type":"boolean","title":"Window seat","default":false}},` +
+	`"required":["zeta","alpha"]}`
+
+var travelDesk = &mcp.Implementation{Name: "travel-desk", Title: "Travel Desk", Version: "1.2.0"}
+
+// newTestServer is a go-sdk server with tools that elicit the way real
+// servers do: classic elicitation/create, 2026-07-28 input requests, and a
+// URL-mode flow that completes.
+func newTestServer(t *testing.T) *mcp.Server {
+	t.Helper()
+	srv := mcp.NewServer(travelDesk, nil)
+	reply := func(v any) (*mcp.CallToolResult, any, error) {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, nil, err
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil, nil
+	}
+	mcp.AddTool(srv, &mcp.Tool{Name: "elicit"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "Book the trip?", RequestedSchema: json.RawMessage(tripSchema)})
+		if err != nil {
+			var rpcErr *jsonrpc.Error
+			if errors.As(err, &rpcErr) {
+				return reply(map[string]any{"code": rpcErr.Code})
+			}
+			return nil, nil, err
+		}
+		return reply(res)
+	})
+	mcp.AddTool(srv, &mcp.Tool{Name: "mrtr"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		resp, ok := req.Params.InputResponses["trip"]
+		if !ok {
+			return &mcp.CallToolResult{
+				InputRequests: mcp.InputRequestMap{"trip": &mcp.ElicitParams{Message: "Book the trip?", RequestedSchema: json.RawMessage(tripSchema)}},
+				RequestState:  "state-7",
+			}, nil, nil
+		}
+		if req.Params.RequestState != "state-7" {
+			return nil, nil, fmt.Errorf("requestState %q was not echoed", req.Params.RequestState)
+		}
+		return reply(resp)
+	})
+	mcp.AddTool(srv, &mcp.Tool{Name: "connect"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Mode: "url", Message: "Connect your calendar", URL: "https://calendar.example/connect?s=1", ElicitationID: "cal-1"})
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := req.Session.NotifyElicitationComplete(ctx, &mcp.ElicitationCompleteParams{ElicitationID: "cal-1"}); err != nil {
+			return nil, nil, err
+		}
+		return reply(res)
+	})
+	mcp.AddTool(srv, &mcp.Tool{Name: "caps"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		return reply(req.Session.InitializeParams().Capabilities.Elicitation)
+	})
+	return srv
+}
+
+func connectClient(t *testing.T, srv *mcp.Server, opts *mcp.ClientOptions, version string) *mcp.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatalf("server connect: %v", err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	client := mcp.NewClient(&mcp.Implementation{Name: "go-host", Version: "0.1"}, opts)
+	cs, err := client.Connect(ctx, Transport(ct), &mcp.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		t.Fatalf("client connect at %s: %v", version, err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	if got := cs.InitializeResult().ProtocolVersion; got != version {
+		t.Fatalf("negotiated protocol %s, want %s", got, version)
+	}
+	return cs
+}
+
+func callText(t *testing.T, cs *mcp.ClientSession, tool string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool})
+	if err != nil {
+		t.Fatalf("call %s: %v", tool, err)
+	}
+	if len(res.Content) != 1 {
+		t.Fatalf("call %s: %d content items, want 1", tool, len(res.Content))
+	}
+	text, ok := res.Content[0].(*mcp.TextContent)
+	if !ok {
+		t.Fatalf("call %s: content is %T", tool, res.Content[0])
+	}
+	if res.IsError {
+		t.Fatalf("call %s: tool error: %s", tool, text.Text)
+	}
+	return text.Text
+}
+
+func TestAdapterForm(t *testing.T) {
+	tests := []struct {
+		protocol, tool string
+	}{
+		{"2025-06-18", "elicit"},
+		{"2025-11-25", "elicit"},
+		{"2025-11-25", "mrtr"}, // the go-sdk server turns input requests into elicitation/create
+		{"2026-07-28", "mrtr"}, // the go-sdk client answers input requests through the handler
+	}
+	for _, tt := range tests {
+		t.Run(tt.protocol+"/"+tt.tool, func(t *testing.T) {
+			t.Parallel()
+			p := &person{answer: accepting(map[string]any{"zeta": "Lisbon", "alpha": 3, "mid": true})}
+			cs := connectClient(t, newTestServer(t), ClientOptions(p, "ops", nil), tt.protocol)
+
+			got := callText(t, cs, tt.tool)
+			want := `{"action":"accept","content":{"alpha":3,"mid":true,"zeta":"Lisbon"}}`
+			if got != want {
+				t.Errorf("server got %s, want %s", got, want)
+			}
+			asked := p.seen()
+			if len(asked) != 1 {
+				t.Fatalf("person was asked %d times, want 1", len(asked))
+			}
+			a := asked[0]
+			wantRequester := wire.Implementation{Name: "travel-desk", Title: "Travel Desk", Version: "1.2.0"}
+			if a.Requester != wantRequester {
+				t.Errorf("requester %+v, want %+v", a.Requester, wantRequester)
+			}
+			if a.Channel != "ops" || a.Params.Message != "Book the trip?" || a.Params.Mode != wire.ModeForm {
+				t.Errorf("shown channel %q message %q mode %q", a.Channel, a.Params.Message, a.Params.Mode)
+			}
+			if diff := cmp.Diff([]string{"zeta", "alpha", "mid"}, a.Keys); diff != "" {
+				t.Errorf("field order (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestAdapterDecline(t *testing.T) {
+	t.Parallel()
+	p := &person{answer: func(context.Context, wire.ElicitParams) (*wire.ElicitResult, error) {
+		return &wire.ElicitResult{Action: wire.ActionDecline}, nil
+	}}
+	cs := connectClient(t, newTestServer(t), ClientOptions(p, "default", nil), "2025-11-25")
+	if got, want := callText(t, cs, "elicit"), `{"action":"decline"}`; got != want {
+		t.Errorf("server got %s, want %s", got, want)
+	}
+}
+
+func TestAdapterURLModeAndComplete(t *testing.T) {
+	t.Parallel()
+	p := &person{answer: accepting(nil)}
+	cs := connectClient(t, newTestServer(t), ClientOptions(p, "default", nil), "2025-11-25")
+	if got, want := callText(t, cs, "connect"), `{"action":"accept"}`; got != want {
+		t.Errorf("server got %s, want %s", got, want)
+	}
+	asked := p.seen()
+	if len(asked) != 1 || asked[0].Params.Mode != wire.ModeURL || asked[0].Params.URL != "https://calendar.example/connect?s=1" || asked[0].Params.ElicitationID != "cal-1" {
+		t.Fatalf("person was shown %+v", asked)
+	}
+	// The notification travels after the tool's answer was sent; wait for it.
+	deadline := time.Now().Add(5 * time.Second)
+	for len(p.done()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if diff := cmp.Diff([]string{"default/cal-1"}, p.done()); diff != "" {
+		t.Errorf("completions (-want +got):\n%s", diff)
+	}
+}
+
+func TestAdapterDeclaresModes(t *testing.T) {
+	formOnly := &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{
+		Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}},
+	}}
+	tests := []struct {
+		name string
+		base *mcp.ClientOptions
+		want string
+	}{
+		{"default declares both", nil, `{"form":{},"url":{}}`},
+		{"host choice kept", formOnly, `{"form":{}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			cs := connectClient(t, newTestServer(t), ClientOptions(&person{answer: accepting(nil)}, "default", tt.base), "2025-11-25")
+			if got := callText(t, cs, "caps"); got != tt.want {
+				t.Errorf("declared %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestAdapterEliciterErrorReachesServer(t *testing.T) {
+	t.Parallel()
+	p := &person{answer: func(context.Context, wire.ElicitParams) (*wire.ElicitResult, error) {
+		return nil, &wire.Error{Code: wire.CodeTooManyPending, Message: "too many pending"}
+	}}
+	cs := connectClient(t, newTestServer(t), ClientOptions(p, "default", nil), "2025-11-25")
+	if got, want := callText(t, cs, "elicit"), `{"code":-32000}`; got != want {
+		t.Errorf("server got %s, want %s", got, want)
+	}
+}
+
+// A server that gives up on its request withdraws the elicitation: the
+// Eliciter's context ends.
+func TestAdapterServerCancelWithdraws(t *testing.T) {
+	t.Parallel()
+	withdrawn := make(chan error, 1)
+	p := &person{answer: func(ctx context.Context, _ wire.ElicitParams) (*wire.ElicitResult, error) {
+		<-ctx.Done()
+		withdrawn <- ctx.Err()
+		return nil, ctx.Err()
+	}}
+	srv := mcp.NewServer(travelDesk, nil)
+	mcp.AddTool(srv, &mcp.Tool{Name: "impatient"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		ctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+		defer cancel()
+		_, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "Quick?", RequestedSchema: json.RawMessage(tripSchema)})
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprint(err != nil)}}}, nil, nil
+	})
+	cs := connectClient(t, srv, ClientOptions(p, "default", nil), "2025-11-25")
+	if got := callText(t, cs, "impatient"); got != "true" {
+		t.Errorf("server's Elicit error = %s, want an error", got)
+	}
+	select {
+	case err := <-withdrawn:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("eliciter context ended with %v, want canceled", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the elicitation was not withdrawn after the server cancelled")
+	}
+}
+
+func TestHandlerRefusesUndeclaredMode(t *testing.T) {
+	form := &mcp.ElicitParams{Message: "m", RequestedSchema: map[string]any{"type": "object"}}
+	url := &mcp.ElicitParams{Mode: "url", Message: "m", URL: "https://x.example", ElicitationID: "1"}
+	tests := []struct {
+		name      string
+		form, url bool
+		params    *mcp.ElicitParams
+		wantCode  int64 // 0 = answered
+	}{
+		{"form declared", true, false, form, 0},
+		{"url declared", false, true, url, 0},
+		{"url undeclared", true, false, url, jsonrpc.CodeInvalidParams},
+		{"form undeclared", false, true, form, jsonrpc.CodeInvalidParams},
+		{"unknown mode", true, true, &mcp.ElicitParams{Mode: "sms", Message: "m"}, jsonrpc.CodeInvalidParams},
+		{"no params", true, true, nil, jsonrpc.CodeInvalidParams},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			p := &person{answer: accepting(nil)}
+			h := &Handler{Eliciter: p, Channel: "default", Form: tt.form, URL: tt.url}
+			_, err := h.Elicit(context.Background(), &mcp.ElicitRequest{Params: tt.params})
+			var rpcErr *jsonrpc.Error
+			switch {
+			case tt.wantCode == 0 && err != nil:
+				t.Fatalf("refused: %v", err)
+			case tt.wantCode == 0:
+				if a := p.seen(); len(a) != 1 || a[0].Requester.Name != unnamedServer {
+					t.Errorf("person was shown %+v", a)
+				}
+			case !errors.As(err, &rpcErr) || rpcErr.Code != tt.wantCode:
+				t.Fatalf("error %v, want code %d", err, tt.wantCode)
+			case len(p.seen()) != 0:
+				t.Errorf("a refused request reached the person")
+			}
+		})
+	}
+}
