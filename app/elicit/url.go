@@ -1,0 +1,254 @@
+package elicit
+
+import (
+	"errors"
+	"fmt"
+	"net/netip"
+	"net/url"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// This file checks a URL-mode link before a person is offered to open
+// it. The spec asks a client to show the full URL with its domain
+// highlighted and to warn on hosts that can mislead: punycode, IP
+// literals, a name before "@", plain http. Only https (and http to this
+// machine, for local development) may be opened at all: javascript:,
+// data: and file: links run or read things in the person's browser.
+
+// MaxURLBytes bounds a URL-mode link: longer ones hide their host from a
+// person reading them and are refused.
+const MaxURLBytes = 8192
+
+// URLWarning is a reason to look twice at a URL before opening it.
+type URLWarning struct {
+	Code    string `json:"code"` // "punycode", "mixed_script", "ip_address", "userinfo", "port", "http"
+	Message string `json:"message"`
+}
+
+// URLInfo is a checked URL for URL mode.
+type URLInfo struct {
+	URL      string       `json:"url"`
+	Scheme   string       `json:"scheme"`
+	Host     string       `json:"host"`   // as typed (Unicode if it was punycode)
+	Domain   string       `json:"domain"` // registrable part to highlight, e.g. "example.co.uk"
+	Port     string       `json:"port,omitempty"`
+	Warnings []URLWarning `json:"warnings,omitempty"`
+}
+
+// CheckURL checks a URL-mode link. A link that must not be opened (a
+// scheme other than https, http to another machine, no host, spaces or
+// control characters) is an error whose message can be shown as is.
+func CheckURL(raw string) (*URLInfo, error) {
+	switch {
+	case raw == "":
+		return nil, errors.New("the link is empty")
+	case len(raw) > MaxURLBytes:
+		return nil, fmt.Errorf("the link is longer than %d characters", MaxURLBytes)
+	case !utf8.ValidString(raw):
+		return nil, errors.New("the link is not valid text")
+	}
+	for _, r := range raw {
+		// Browsers silently drop or rewrite these ("\" becomes "/"), so the
+		// link opened would not be the link shown.
+		if r <= ' ' || r == '\\' || r == 0x7f || isSpaceOrControl(r) {
+			return nil, errors.New("the link contains spaces, backslashes or control characters")
+		}
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, errors.New("the link is not a valid web address")
+	}
+	scheme := strings.ToLower(u.Scheme)
+	switch {
+	case scheme == "":
+		return nil, errors.New("the link must start with https://")
+	case scheme != "https" && scheme != "http":
+		return nil, fmt.Errorf("%q links cannot be opened; only https links can", scheme+":")
+	case u.Opaque != "" || u.Host == "":
+		return nil, errors.New("the link has no site name after " + scheme + "://")
+	}
+	host := strings.ToLower(u.Hostname())
+	info := &URLInfo{URL: raw, Scheme: scheme, Port: u.Port()}
+	addr, isIP := parseIP(host)
+	if isIP {
+		info.Host, info.Domain = host, host
+		info.warn("ip_address", "The link goes to a numeric address ("+host+"), not a named site")
+	} else {
+		if err := info.setHost(host); err != nil {
+			return nil, err
+		}
+	}
+	if scheme == "http" {
+		if !isLoopback(host, addr, isIP) {
+			return nil, errors.New("plain http links cannot be opened; only https links can")
+		}
+		info.warn("http", "The link is not encrypted (http); it goes to this computer")
+	}
+	if u.User != nil {
+		info.warn("userinfo", "The link has extra text before an @ ("+u.User.Username()+"); the site it opens is "+info.Host)
+	}
+	if info.Port != "" && !(scheme == "https" && info.Port == "443") && !(scheme == "http" && info.Port == "80") {
+		info.warn("port", "The link uses an unusual port ("+info.Port+")")
+	}
+	return info, nil
+}
+
+func (i *URLInfo) warn(code, msg string) {
+	i.Warnings = append(i.Warnings, URLWarning{Code: code, Message: msg})
+}
+
+// setHost checks a host name, decodes its punycode labels, and finds
+// its registrable domain.
+func (i *URLInfo) setHost(host string) error {
+	name := strings.TrimSuffix(host, ".")
+	labels := strings.Split(name, ".")
+	unicodeHost := false
+	for k, l := range labels {
+		if strings.HasPrefix(l, "xn--") {
+			d, err := decodePunycode(l[4:])
+			if err != nil || d == "" {
+				return errors.New("the link's site name is not valid")
+			}
+			labels[k], unicodeHost = strings.ToLower(d), true
+		} else if !isASCII(l) {
+			unicodeHost = true
+		}
+		if !validHostLabel(labels[k]) && !validUnderscoreLabel(labels[k]) {
+			return errors.New("the link's site name is not valid")
+		}
+	}
+	i.Host = strings.Join(labels, ".")
+	i.Domain = registrableDomain(labels)
+	if unicodeHost {
+		i.warn("punycode", "The site name uses international letters ("+i.Host+"); check it is the site you expect")
+	}
+	for _, l := range labels {
+		if mixedScript(l) {
+			i.warn("mixed_script", "The site name mixes letters of different alphabets ("+l+"); it may imitate another site")
+			break
+		}
+	}
+	return nil
+}
+
+// validUnderscoreLabel allows "_" in a label (seen in real sub-domains),
+// with the other rules of a DNS label.
+func validUnderscoreLabel(l string) bool {
+	return strings.Contains(l, "_") && validHostLabel(strings.ReplaceAll(l, "_", "a"))
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// parseIP reads an IP literal, and the numeric forms browsers also read
+// as IPv4 ("0x7f.1", "2130706433"), which name no site.
+func parseIP(host string) (netip.Addr, bool) {
+	if a, err := netip.ParseAddr(host); err == nil {
+		return a, true
+	}
+	labels := strings.Split(strings.TrimSuffix(host, "."), ".")
+	last := labels[len(labels)-1]
+	if last == "" {
+		return netip.Addr{}, false
+	}
+	// A name whose last label is a number is an address to a browser
+	// (WHATWG URL "ends in a number").
+	numeric := true
+	hex := strings.HasPrefix(last, "0x")
+	for k := 0; k < len(last); k++ {
+		c := last[k]
+		if !(c >= '0' && c <= '9' || hex && (k < 2 || c >= 'a' && c <= 'f')) {
+			numeric = false
+		}
+	}
+	return netip.Addr{}, numeric
+}
+
+// isLoopback reports whether host is this machine.
+func isLoopback(host string, addr netip.Addr, isIP bool) bool {
+	if isIP {
+		return addr.IsValid() && addr.Unmap().IsLoopback()
+	}
+	h := strings.TrimSuffix(host, ".")
+	return h == "localhost" || strings.HasSuffix(h, ".localhost")
+}
+
+// mixedScript reports whether a label mixes letters of different scripts
+// ("pаypal" with a Cyrillic "а"). Han with kana or Hangul is one writing
+// system, not a mix.
+func mixedScript(label string) bool {
+	first := ""
+	for _, r := range label {
+		if !unicode.IsLetter(r) {
+			continue
+		}
+		s := scriptOf(r)
+		if first == "" {
+			first = s
+		} else if s != first {
+			return true
+		}
+	}
+	return false
+}
+
+// scriptOf names the script of a letter, folding the scripts that are
+// written together (Japanese, Korean) into one.
+func scriptOf(r rune) string {
+	switch {
+	case r < 0x80 || unicode.Is(unicode.Latin, r):
+		return "Latin"
+	case unicode.Is(unicode.Cyrillic, r):
+		return "Cyrillic"
+	case unicode.Is(unicode.Greek, r):
+		return "Greek"
+	case unicode.Is(unicode.Han, r), unicode.Is(unicode.Hiragana, r), unicode.Is(unicode.Katakana, r), unicode.Is(unicode.Hangul, r):
+		return "CJK"
+	case unicode.Is(unicode.Armenian, r):
+		return "Armenian"
+	case unicode.Is(unicode.Hebrew, r):
+		return "Hebrew"
+	case unicode.Is(unicode.Arabic, r):
+		return "Arabic"
+	case unicode.Is(unicode.Cherokee, r):
+		return "Cherokee"
+	}
+	return "other"
+}
+
+// multiLabelSuffixes are common public suffixes of two labels, under
+// which a registrable domain has three ("example.co.uk"). A full public
+// suffix list is too large for the widget; a name under a suffix not
+// listed is highlighted one label short, which still shows the real site.
+var multiLabelSuffixes = setOf(
+	"co.uk", "org.uk", "ac.uk", "gov.uk", "me.uk", "ltd.uk", "plc.uk", "net.uk", "sch.uk", "nhs.uk",
+	"com.au", "net.au", "org.au", "edu.au", "gov.au", "asn.au", "id.au",
+	"co.nz", "org.nz", "net.nz", "govt.nz", "ac.nz",
+	"co.jp", "ne.jp", "or.jp", "ac.jp", "go.jp",
+	"co.kr", "or.kr", "co.in", "net.in", "org.in", "gov.in", "ac.in",
+	"com.br", "net.br", "org.br", "gov.br", "com.cn", "net.cn", "org.cn", "gov.cn",
+	"com.mx", "com.ar", "com.tr", "com.tw", "com.hk", "com.sg", "com.my", "com.ph", "com.pk",
+	"co.za", "co.il", "co.id", "co.th", "com.ua", "com.pl", "com.es", "com.co", "com.pe", "com.vn",
+	"com.eg", "com.sa", "com.ng", "co.ke",
+)
+
+// registrableDomain gives the part of a host a person should check: the
+// last two labels, or three under a known two-label suffix.
+func registrableDomain(labels []string) string {
+	n := 2
+	if len(labels) >= 3 && multiLabelSuffixes[labels[len(labels)-2]+"."+labels[len(labels)-1]] {
+		n = 3
+	}
+	if len(labels) < n {
+		n = len(labels)
+	}
+	return strings.Join(labels[len(labels)-n:], ".")
+}

@@ -1,0 +1,136 @@
+package elicit
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestCheckURL(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		raw, host, domain string
+		warnings          []string
+	}{
+		{"https://example.com/path?q=1#top", "example.com", "example.com", nil},
+		{"HTTPS://Example.COM", "example.com", "example.com", nil},
+		{"https://login.accounts.example.com/", "login.accounts.example.com", "example.com", nil},
+		{"https://www.example.co.uk/x", "www.example.co.uk", "example.co.uk", nil},
+		{"https://a.b.shop.com.au", "a.b.shop.com.au", "shop.com.au", nil},
+		{"https://co.uk", "co.uk", "co.uk", nil},
+		{"https://intranet/", "intranet", "intranet", nil},
+		{"https://example.com.", "example.com", "example.com", nil},
+		{"https://example.com:443/", "example.com", "example.com", nil},
+		{"https://my_host.example.com/", "my_host.example.com", "example.com", nil},
+		{"https://example.com:8443/", "example.com", "example.com", []string{"port"}},
+		{"https://user:pass@example.com/", "example.com", "example.com", []string{"userinfo"}},
+		{"https://good.com@evil.com/", "evil.com", "evil.com", []string{"userinfo"}},
+		{"https://xn--mnchen-3ya.de/", "münchen.de", "münchen.de", []string{"punycode"}},
+		{"https://xn--80ak6aa92e.com/", "аррӏе.com", "аррӏе.com", []string{"punycode"}},
+		{"https://pаypal.com/", "pаypal.com", "pаypal.com", []string{"punycode", "mixed_script"}},
+		{"https://日本語.jp/", "日本語.jp", "日本語.jp", []string{"punycode"}},
+		{"https://93.184.216.34/", "93.184.216.34", "93.184.216.34", []string{"ip_address"}},
+		{"https://[2001:db8::1]:8443/", "2001:db8::1", "2001:db8::1", []string{"ip_address", "port"}},
+		{"https://0x7f.1/", "0x7f.1", "0x7f.1", []string{"ip_address"}},
+		{"http://localhost:8080/callback", "localhost", "localhost", []string{"http", "port"}},
+		{"http://app.localhost/", "app.localhost", "app.localhost", []string{"http"}},
+		{"http://127.0.0.1/", "127.0.0.1", "127.0.0.1", []string{"ip_address", "http"}},
+		{"http://[::1]:80/", "::1", "::1", []string{"ip_address", "http"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.raw, func(t *testing.T) {
+			t.Parallel()
+			info, err := CheckURL(tt.raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var codes []string
+			for _, w := range info.Warnings {
+				codes = append(codes, w.Code)
+				if w.Message == "" {
+					t.Errorf("warning %s has no message", w.Code)
+				}
+			}
+			if info.Host != tt.host || info.Domain != tt.domain || !reflect.DeepEqual(codes, tt.warnings) {
+				t.Errorf("host %q domain %q warnings %q, want %q %q %q", info.Host, info.Domain, codes, tt.host, tt.domain, tt.warnings)
+			}
+			if info.URL != tt.raw {
+				t.Errorf("URL = %q, want the link as given", info.URL)
+			}
+		})
+	}
+}
+
+func TestCheckURLRefusals(t *testing.T) {
+	t.Parallel()
+	for _, raw := range []string{
+		"",
+		"javascript:alert(1)",
+		"JavaScript://example.com/%0aalert(1)",
+		"data:text/html,<script>alert(1)</script>",
+		"file:///etc/passwd",
+		"ftp://example.com/",
+		"mailto:a@example.com",
+		"vbscript:msgbox",
+		"blob:https://example.com/uuid",
+		"example.com",
+		"//example.com/path",
+		"https:example.com",
+		"https://",
+		"https:///path",
+		"http://example.com/",
+		"http://10.0.0.1/",
+		"http://localhost.example.com/",
+		" https://example.com",
+		"https://exa mple.com",
+		"https://evil.com\\@good.com",
+		"https://example.com/\x00",
+		"https://ex\u200bample.com",
+		"https://-bad-.com/",
+		"https://xn--.com/",
+		"https://xn--a.com/", // decodes to a control character
+		"https://exa%20mple.com/",
+		"\xff",
+	} {
+		t.Run(raw, func(t *testing.T) {
+			t.Parallel()
+			info, err := CheckURL(raw)
+			if err == nil {
+				t.Fatalf("accepted: %+v", info)
+			}
+			if err.Error() == "" {
+				t.Error("empty error")
+			}
+		})
+	}
+}
+
+func TestCheckURLSchemeMessage(t *testing.T) {
+	t.Parallel()
+	_, err := CheckURL("javascript:alert(1)")
+	if want := `"javascript:" links cannot be opened; only https links can`; err == nil || err.Error() != want {
+		t.Errorf("error = %v, want %q", err, want)
+	}
+}
+
+// TestDecodePunycode uses the samples of RFC 3492 §7.1.
+func TestDecodePunycode(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want string }{
+		{"egbpdaj6bu4bxfgehfvwxn", "ليهمابتكلموشعربي؟"},
+		{"ihqwcrb4cv8a8dqg056pqjye", "他们为什么不说中文"},
+		{"3B-ww4c5e180e575a65lsy2b", "3年B組金八先生"},
+		{"-> $1.00 <--", "-> $1.00 <-"},
+		{"mnchen-3ya", "münchen"},
+	}
+	for _, tt := range tests {
+		got, err := decodePunycode(tt.in)
+		if err != nil || got != tt.want {
+			t.Errorf("decodePunycode(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+		}
+	}
+	for _, bad := range []string{"ü-abc", "abc!", "99999999999999", "zzzzzzzzzzzzz9"} {
+		if got, err := decodePunycode(bad); err == nil {
+			t.Errorf("decodePunycode(%q) = %q, want an error", bad, got)
+		}
+	}
+}
