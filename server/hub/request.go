@@ -1,0 +1,253 @@
+package hub
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/formbridge/formbridge/app/elicit"
+	"github.com/formbridge/formbridge/app/wire"
+)
+
+// ElicitOptions tune one Elicit call. nil or zero fields mean the hub's defaults.
+type ElicitOptions struct {
+	Timeout time.Duration
+}
+
+var cancelResult = wire.ElicitResult{Action: wire.ActionCancel}
+
+// request is one pending elicitation. Its fields after done is closed are
+// read-only.
+type request struct {
+	id    string
+	form  *elicit.Form // nil in URL mode
+	url   bool
+	eid   string // URL mode: the server's elicitationId
+	frame []byte // the elicitation/create frame, encoded once for every widget
+
+	prev, next *request // channel.head..tail, arrival order
+
+	done    chan struct{}
+	settled bool // under channel.mu
+	result  wire.ElicitResult
+}
+
+// Elicit puts params in front of the people on channel and blocks until
+// it is settled. See the package contract in docs/TEAM.md:
+//   - bad params: *wire.Error{Code: -32602, Data: []elicit.Problem};
+//   - too many pending: *wire.Error{Code: -32000}; rate limited: -32002;
+//   - unknown channel: ErrNoChannel;
+//   - expiry or hub shutdown: action "cancel" and a nil error;
+//   - ctx ended: ctx.Err(), after the widgets were told "cancelled".
+func (h *Hub) Elicit(ctx context.Context, channel string, requester wire.Implementation, params json.RawMessage, opts *ElicitOptions) (*wire.ElicitResult, error) {
+	c, err := h.channel(channel)
+	if err != nil {
+		return nil, err
+	}
+	if h.isClosed() {
+		return &wire.ElicitResult{Action: wire.ActionCancel}, nil
+	}
+	parsed, err := elicit.ParseRequest(params)
+	if err != nil {
+		return nil, invalidParams(err)
+	}
+	timeout := h.opts.Timeout
+	if opts != nil && opts.Timeout > 0 {
+		timeout = opts.Timeout
+	}
+	now := time.Now()
+	r := &request{
+		id:   h.idPrefix + "-" + strconv.FormatUint(h.seq.Add(1), 36),
+		form: parsed.Form,
+		url:  parsed.Mode == elicit.ModeURL,
+		eid:  parsed.ElicitationID,
+		done: make(chan struct{}),
+	}
+	meta := wire.RequestMeta{
+		Requester: requester,
+		CreatedAt: now.UTC().Truncate(time.Millisecond),
+		ExpiresAt: now.Add(timeout).UTC().Truncate(time.Millisecond),
+	}
+	if r.frame, err = encodeCreate(r.id, params, meta); err != nil {
+		return nil, &wire.Error{Code: wire.CodeInvalidParams, Message: err.Error()}
+	}
+	if err := c.add(r, now); err != nil {
+		if errors.Is(err, ErrClosed) {
+			return &wire.ElicitResult{Action: wire.ActionCancel}, nil
+		}
+		return nil, err
+	}
+
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	select {
+	case <-r.done:
+	case <-ctx.Done():
+		if c.settle(r, cancelResult, wire.OutcomeCancelled) {
+			return nil, ctx.Err()
+		}
+		// An answer won the race with the caller leaving: report it.
+		<-r.done
+	case <-timer.C:
+		c.settle(r, cancelResult, wire.OutcomeExpired)
+		<-r.done
+	}
+	res := r.result
+	return &res, nil
+}
+
+// invalidParams turns a ParseRequest error into the JSON-RPC error the
+// caller passes on, with the problems as data.
+func invalidParams(err error) *wire.Error {
+	var se *elicit.SchemaError
+	if errors.As(err, &se) {
+		return &wire.Error{Code: wire.CodeInvalidParams, Message: err.Error(), Data: se.Problems}
+	}
+	return &wire.Error{Code: wire.CodeInvalidParams, Message: err.Error()}
+}
+
+// add queues r on the channel and sends it to every widget that can show
+// it, or refuses it under the channel's limits.
+func (c *channel) add(r *request, now time.Time) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case errors.Is(c.gone, ErrChannelDeleted):
+		return ErrNoChannel
+	case c.gone != nil:
+		return ErrClosed
+	}
+	if max := c.h.opts.MaxPending; len(c.pending) >= max {
+		return &wire.Error{
+			Code:    wire.CodeTooManyPending,
+			Message: fmt.Sprintf("too many pending requests on channel %q (at most %d)", c.name, max),
+		}
+	}
+	if wait, ok := c.rate.take(now, c.h.opts.RatePerMinute); !ok {
+		return &wire.Error{
+			Code:    wire.CodeRateLimited,
+			Message: fmt.Sprintf("rate limited: channel %q takes at most %d new requests a minute", c.name, c.h.opts.RatePerMinute),
+			Data:    RateLimitData{RetryAfterSeconds: int(wait/time.Second) + 1},
+		}
+	}
+	c.pending[r.id] = r
+	if c.tail == nil {
+		c.head, c.tail = r, r
+	} else {
+		r.prev, c.tail.next, c.tail = c.tail, r, r
+	}
+	if r.url {
+		c.trackURL(r.eid)
+	}
+	for s := range c.sessions {
+		if s.canShow(r) {
+			s.push(r.frame)
+		}
+	}
+	return nil
+}
+
+// RateLimitData is the data of a -32002 error.
+type RateLimitData struct {
+	RetryAfterSeconds int `json:"retryAfterSeconds"`
+}
+
+// settle ends r with res unless something settled it first. Every widget
+// that holds r hears outcome. It reports whether this call settled r.
+func (c *channel) settle(r *request, res wire.ElicitResult, outcome string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.settleLocked(r, res, nil, "", outcome)
+}
+
+// settleLocked ends r with res: winner (nil unless a widget answered)
+// hears winnerOutcome, every other widget that holds r hears others.
+func (c *channel) settleLocked(r *request, res wire.ElicitResult, winner *Session, winnerOutcome, others string) bool {
+	if r.settled {
+		return false
+	}
+	r.settled = true
+	r.result = res
+	delete(c.pending, r.id)
+	if r.prev != nil {
+		r.prev.next = r.next
+	} else {
+		c.head = r.next
+	}
+	if r.next != nil {
+		r.next.prev = r.prev
+	} else {
+		c.tail = r.prev
+	}
+	r.prev, r.next = nil, nil
+	if r.url && res.Action != wire.ActionAccept {
+		delete(c.urls, r.eid) // nothing will complete it
+	}
+	c.recent.add(r.id, others, res, winner != nil)
+
+	var othersFrame []byte
+	for s := range c.sessions {
+		if !s.canShow(r) {
+			continue
+		}
+		if s == winner {
+			s.push(settledFrame(r.id, winnerOutcome, nil))
+			continue
+		}
+		if othersFrame == nil {
+			othersFrame = settledFrame(r.id, others, nil)
+		}
+		s.push(othersFrame)
+	}
+	close(r.done)
+	return true
+}
+
+// Complete forwards notifications/elicitation/complete to the channel's
+// URL-capable widgets. An id the channel does not hold, or one already
+// completed or declined, is ignored as MCP asks.
+func (h *Hub) Complete(channel, elicitationID string) error {
+	c, err := h.channel(channel)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.urls[elicitationID] == nil {
+		return nil
+	}
+	delete(c.urls, elicitationID)
+	frame := notificationFrame(wire.MethodComplete, wire.CompleteParams{ElicitationID: elicitationID})
+	for s := range c.sessions {
+		if s.url {
+			s.push(frame)
+		}
+	}
+	return nil
+}
+
+// urlState marks a URL-mode elicitation id as known and not yet complete.
+type urlState struct{ seq uint64 }
+
+// maxURLs bounds the URL-mode ids a channel remembers: servers that never
+// send complete must not grow it without end.
+const maxURLs = 1024
+
+func (c *channel) trackURL(eid string) {
+	c.urlSeq++
+	c.urls[eid] = &urlState{seq: c.urlSeq}
+	if len(c.urls) <= maxURLs {
+		return
+	}
+	var oldest string
+	var min uint64
+	for id, st := range c.urls {
+		if oldest == "" || st.seq < min {
+			oldest, min = id, st.seq
+		}
+	}
+	delete(c.urls, oldest)
+}
