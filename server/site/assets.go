@@ -1,0 +1,165 @@
+package site
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"mime"
+	"net/http"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// rawLengthHeader carries an asset's decompressed length next to a
+// compressed body: go-app's loader computes its percentage from the
+// wasm's length and would otherwise compare compressed bytes read to the
+// compressed Content-Length but count decompressed bytes.
+const rawLengthHeader = "X-Uncompressed-Content-Length"
+
+// Cache lifetimes. Versioned URLs carry the content hash, so they never
+// change meaning; unversioned ones (embed.js, linked by host pages) must
+// be revalidated.
+const (
+	cacheImmutable  = "public, max-age=31536000, immutable"
+	cacheRevalidate = "no-cache"
+)
+
+// Content codings served from precompressed files (foo.br, foo.gz).
+const (
+	encodingBrotli = "br"
+	encodingGzip   = "gzip"
+)
+
+// asset is one file of the web folder, held in memory with its
+// precompressed copies when the folder has them.
+type asset struct {
+	name        string
+	contentType string
+	hash        string            // hex sha-256 of the raw bytes
+	variants    map[string][]byte // "" (raw), "br", "gzip"
+}
+
+// assets is the whole web folder, read once at start.
+type assets struct {
+	files map[string]*asset // by path inside the folder, e.g. "icons/icon.svg"
+	hash  string            // of every file's path and hash: the content version
+}
+
+// loadAssets reads fsys. foo.br and foo.gz become encodings of foo rather
+// than files of their own; Go sources (the embedding package) are left out.
+func loadAssets(fsys fs.FS) (*assets, error) {
+	a := &assets{files: map[string]*asset{}}
+	compressed := map[string][]byte{}
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.HasSuffix(p, ".go") {
+			return err
+		}
+		b, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		if strings.HasSuffix(p, ".br") || strings.HasSuffix(p, ".gz") {
+			compressed[p] = b
+			return nil
+		}
+		sum := sha256.Sum256(b)
+		a.files[p] = &asset{
+			name:        p,
+			contentType: contentType(p),
+			hash:        hex.EncodeToString(sum[:]),
+			variants:    map[string][]byte{"": b},
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("failed to read the web folder: %w", err)
+	}
+	for p, b := range compressed {
+		base, enc := strings.TrimSuffix(p, ".br"), encodingBrotli
+		if strings.HasSuffix(p, ".gz") {
+			base, enc = strings.TrimSuffix(p, ".gz"), encodingGzip
+		}
+		if f := a.files[base]; f != nil {
+			f.variants[enc] = b
+		}
+	}
+	names := make([]string, 0, len(a.files))
+	for n := range a.files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	h := sha256.New()
+	for _, n := range names {
+		fmt.Fprintf(h, "%s %s\n", n, a.files[n].hash)
+	}
+	a.hash = hex.EncodeToString(h.Sum(nil))
+	return a, nil
+}
+
+func contentType(name string) string {
+	switch path.Ext(name) {
+	case ".wasm":
+		// Required by WebAssembly.instantiateStreaming; some systems'
+		// MIME tables lack it.
+		return "application/wasm"
+	case ".js":
+		return "text/javascript; charset=utf-8"
+	}
+	if t := mime.TypeByExtension(path.Ext(name)); t != "" {
+		return t
+	}
+	return "application/octet-stream"
+}
+
+// serve writes the asset, picking a precompressed copy the client accepts.
+func (f *asset) serve(w http.ResponseWriter, r *http.Request, immutable bool) {
+	h := w.Header()
+	enc := f.encoding(r.Header.Get("Accept-Encoding"))
+	body := f.variants[enc]
+	if len(f.variants) > 1 {
+		h.Add("Vary", "Accept-Encoding")
+		h.Set(rawLengthHeader, strconv.Itoa(len(f.variants[""])))
+	}
+	if enc != "" {
+		h.Set("Content-Encoding", enc)
+	}
+	h.Set("Content-Type", f.contentType)
+	if immutable {
+		h.Set("Cache-Control", cacheImmutable)
+	} else {
+		h.Set("Cache-Control", cacheRevalidate)
+	}
+	// One ETag per encoding: the bytes differ, so a cache must not
+	// answer a gzip request with a brotli body.
+	etag := `"` + f.hash[:32]
+	if enc != "" {
+		etag += "-" + enc
+	}
+	h.Set("ETag", etag+`"`)
+	http.ServeContent(w, r, f.name, time.Time{}, bytes.NewReader(body))
+}
+
+// encoding chooses brotli, then gzip, then the raw bytes, among those the
+// request accepts (a q=0 parameter refuses a coding, RFC 9110 section 12.5.3).
+func (f *asset) encoding(acceptEncoding string) string {
+	accepted := map[string]bool{}
+	for _, part := range strings.Split(acceptEncoding, ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
+		if q == "q=0" || q == "q=0.0" || q == "q=0.00" || q == "q=0.000" {
+			continue
+		}
+		accepted[strings.ToLower(strings.TrimSpace(name))] = true
+	}
+	for _, enc := range []string{encodingBrotli, encodingGzip} {
+		if _, ok := f.variants[enc]; ok && (accepted[enc] || accepted["*"]) {
+			return enc
+		}
+	}
+	return ""
+}

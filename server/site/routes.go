@@ -1,0 +1,14 @@
+package site
+
+import "sync"
+
+var routesOnce sync.Once
+
+// registerRoutes registers the widget's go-app routes once per process:
+// go-app renders a route's page on the server too, and answers 404 for
+// paths without one.
+func registerRoutes() {
+	routesOnce.Do(func() {
+		// ui.Register() goes here once app/ui is in the tree.
+	})
+}

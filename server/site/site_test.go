@@ -1,0 +1,285 @@
+package site
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// testPage stands in for the widget when app/ui has not registered "/".
+type testPage struct{ app.Compo }
+
+func (*testPage) Render() app.UI { return app.Main().Text("test page") }
+
+func TestMain(m *testing.M) {
+	app.Route("/", &testPage{})
+	os.Exit(m.Run())
+}
+
+var (
+	rawWasm = bytes.Repeat([]byte("\x00asm not really wasm "), 500)
+	brWasm  = []byte("pretend this is brotli")
+)
+
+// webDir writes a small web folder and returns it.
+func webDir(t *testing.T, css string) string {
+	dir := t.TempDir()
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(rawWasm)
+	zw.Close()
+	files := map[string][]byte{
+		"app.css":            []byte(css),
+		"app.wasm":           rawWasm,
+		"app.wasm.br":        brWasm,
+		"app.wasm.gz":        gz.Bytes(),
+		"embed.js":           []byte("// embed"),
+		"icons/icon.svg":     []byte("<svg/>"),
+		"icons/icon-192.png": []byte("png"),
+		"icons/icon-512.png": []byte("png"),
+	}
+	for name, b := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func newSite(t *testing.T, opts *Options) http.Handler {
+	t.Helper()
+	h, err := New(opts)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	return h
+}
+
+type reply struct {
+	code   int
+	header http.Header
+	body   []byte
+}
+
+func get(t *testing.T, h http.Handler, path string, header ...string) reply {
+	t.Helper()
+	r := httptest.NewRequest(http.MethodGet, path, nil)
+	for i := 0; i+1 < len(header); i += 2 {
+		r.Header.Set(header[i], header[i+1])
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	return reply{w.Code, w.Result().Header, w.Body.Bytes()}
+}
+
+// wasmURL is where the page's loader fetches the wasm from.
+func wasmURL(t *testing.T, h http.Handler) string {
+	t.Helper()
+	js := get(t, h, "/app.js")
+	m := regexp.MustCompile(`fetchWithProgress\("([^"]+)"`).FindSubmatch(js.body)
+	if m == nil {
+		t.Fatalf("no wasm URL in app.js:\n%s", js.body)
+	}
+	return string(m[1])
+}
+
+func TestPageHeadersAndRevalidation(t *testing.T) {
+	h := newSite(t, &Options{WebDir: webDir(t, "body{}"), Version: "v1.2.3", AllowedOrigins: []string{"https://chat.example.com"}})
+	page := get(t, h, "/")
+	if page.code != http.StatusOK {
+		t.Fatalf("GET / = %d:\n%s", page.code, page.body)
+	}
+	for key, want := range map[string]string{
+		"Cache-Control":          "no-cache",
+		"X-Content-Type-Options": "nosniff",
+		"Referrer-Policy":        "no-referrer",
+	} {
+		if got := page.header.Get(key); got != want {
+			t.Errorf("%s = %q, want %q", key, got, want)
+		}
+	}
+	csp := page.header.Get("Content-Security-Policy")
+	for _, want := range []string{"default-src 'self'", "frame-ancestors 'self' https://chat.example.com", "'wasm-unsafe-eval'", "object-src 'none'"} {
+		if !strings.Contains(csp, want) {
+			t.Errorf("Content-Security-Policy = %q, want it to contain %q", csp, want)
+		}
+	}
+	body := string(page.body)
+	if !regexp.MustCompile(`href="/v/v1\.2\.3-[0-9a-f]{16}/web/app\.css"`).MatchString(body) {
+		t.Errorf("page does not link app.css under a versioned URL:\n%s", body)
+	}
+	if strings.Contains(body, "githubusercontent") || strings.Contains(body, "https://") {
+		t.Errorf("page refers to another host:\n%s", body)
+	}
+	etag := page.header.Get("ETag")
+	if etag == "" {
+		t.Fatal("page has no ETag to revalidate by")
+	}
+	if again := get(t, h, "/", "If-None-Match", etag); again.code != http.StatusNotModified {
+		t.Errorf("revalidating the page with its ETag = %d, want 304", again.code)
+	}
+}
+
+func TestDefaultFrameAncestorsIsSelf(t *testing.T) {
+	h := newSite(t, &Options{WebDir: webDir(t, "")})
+	csp := get(t, h, "/").header.Get("Content-Security-Policy")
+	if !strings.Contains(csp, "frame-ancestors 'self';") && !strings.HasSuffix(csp, "frame-ancestors 'self'") {
+		t.Errorf("Content-Security-Policy = %q, want frame-ancestors 'self' only", csp)
+	}
+}
+
+func TestBadAllowedOrigin(t *testing.T) {
+	if _, err := New(&Options{WebDir: webDir(t, ""), AllowedOrigins: []string{"https://a.example; script-src *"}}); err == nil {
+		t.Error("New accepted an allowed origin that injects a CSP directive")
+	}
+}
+
+func TestWasmEncodings(t *testing.T) {
+	h := newSite(t, &Options{WebDir: webDir(t, ""), Version: "v1"})
+	u := wasmURL(t, h)
+	if !strings.HasPrefix(u, "/v/v1-") {
+		t.Fatalf("wasm URL %q is not versioned", u)
+	}
+	tests := []struct {
+		accept, encoding string
+	}{
+		{"gzip, deflate, br, zstd", "br"},
+		{"gzip", "gzip"},
+		{"br;q=0, gzip", "gzip"},
+		{"*", "br"},
+		{"", ""},
+		{"identity", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.accept, func(t *testing.T) {
+			res := get(t, h, u, "Accept-Encoding", tt.accept)
+			if res.code != http.StatusOK {
+				t.Fatalf("GET %s = %d", u, res.code)
+			}
+			if got := res.header.Get("Content-Encoding"); got != tt.encoding {
+				t.Errorf("Content-Encoding = %q, want %q", got, tt.encoding)
+			}
+			for key, want := range map[string]string{
+				"Content-Type":                  "application/wasm",
+				"Vary":                          "Accept-Encoding",
+				"Cache-Control":                 "public, max-age=31536000, immutable",
+				"X-Uncompressed-Content-Length": strconv.Itoa(len(rawWasm)),
+			} {
+				if got := res.header.Get(key); got != want {
+					t.Errorf("%s = %q, want %q", key, got, want)
+				}
+			}
+			if tt.encoding == "" && res.header.Get("Content-Length") != strconv.Itoa(len(rawWasm)) {
+				t.Errorf("Content-Length = %q, want %d", res.header.Get("Content-Length"), len(rawWasm))
+			}
+			var raw []byte
+			switch tt.encoding {
+			case "br":
+				if !bytes.Equal(res.body, brWasm) {
+					t.Errorf("brotli body is not app.wasm.br")
+				}
+				return
+			case "gzip":
+				zr, err := gzip.NewReader(bytes.NewReader(res.body))
+				if err != nil {
+					t.Fatal(err)
+				}
+				raw, _ = io.ReadAll(zr)
+			default:
+				raw = res.body
+			}
+			if !bytes.Equal(raw, rawWasm) {
+				t.Errorf("decoded body (%d bytes) is not app.wasm (%d bytes)", len(raw), len(rawWasm))
+			}
+			etag := res.header.Get("ETag")
+			if again := get(t, h, u, "Accept-Encoding", tt.accept, "If-None-Match", etag); again.code != http.StatusNotModified {
+				t.Errorf("revalidating with %s = %d, want 304", etag, again.code)
+			}
+		})
+	}
+	br := get(t, h, u, "Accept-Encoding", "br").header.Get("ETag")
+	gz := get(t, h, u, "Accept-Encoding", "gzip").header.Get("ETag")
+	if br == gz {
+		t.Errorf("brotli and gzip bodies share the ETag %s", br)
+	}
+	if got := wasmLengthHeader; !strings.Contains(string(get(t, h, "/app.js").body), got) {
+		t.Errorf("app.js does not read the raw length from %s", got)
+	}
+}
+
+func TestVersionFollowsContent(t *testing.T) {
+	a := wasmURL(t, newSite(t, &Options{WebDir: webDir(t, "a{}"), Version: "dev"}))
+	b := wasmURL(t, newSite(t, &Options{WebDir: webDir(t, "b{}"), Version: "dev"}))
+	c := wasmURL(t, newSite(t, &Options{WebDir: webDir(t, "a{}"), Version: "dev"}))
+	if a == b {
+		t.Errorf("changed app.css, same asset URL %s: browsers would keep the old file for a year", a)
+	}
+	if a != c {
+		t.Errorf("same files, different URLs %s and %s", a, c)
+	}
+}
+
+func TestStableAndStaleURLs(t *testing.T) {
+	h := newSite(t, &Options{WebDir: webDir(t, "")})
+	js := get(t, h, "/web/embed.js")
+	if js.code != http.StatusOK || js.header.Get("Cache-Control") != "no-cache" || js.header.Get("ETag") == "" {
+		t.Errorf("GET /web/embed.js = %d, Cache-Control %q, ETag %q; want 200, no-cache and an ETag",
+			js.code, js.header.Get("Cache-Control"), js.header.Get("ETag"))
+	}
+	if !strings.HasPrefix(js.header.Get("Content-Type"), "text/javascript") {
+		t.Errorf("embed.js Content-Type = %q", js.header.Get("Content-Type"))
+	}
+	if again := get(t, h, "/web/embed.js", "If-None-Match", js.header.Get("ETag")); again.code != http.StatusNotModified {
+		t.Errorf("revalidating embed.js = %d, want 304", again.code)
+	}
+	for _, p := range []string{"/v/0123456789abcdef/web/app.css", "/web/app.wasm.br", "/web/missing.css"} {
+		if res := get(t, h, p); res.code != http.StatusNotFound {
+			t.Errorf("GET %s = %d, want 404", p, res.code)
+		}
+	}
+	r := httptest.NewRequest(http.MethodPost, "/web/embed.js", nil)
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	if w.Code != http.StatusMethodNotAllowed {
+		t.Errorf("POST /web/embed.js = %d, want 405", w.Code)
+	}
+}
+
+func TestNoExternalHostOrFetchHijack(t *testing.T) {
+	h := newSite(t, &Options{WebDir: webDir(t, ""), Env: map[string]string{"FORMBRIDGE_DEMO": "1"}})
+	worker := string(get(t, h, "/app-worker.js").body)
+	if strings.Contains(worker, `"fetch"`) {
+		t.Errorf("service worker intercepts fetches:\n%s", worker)
+	}
+	manifest := string(get(t, h, "/manifest.webmanifest").body)
+	if strings.Contains(manifest, "http") || !strings.Contains(manifest, "/web/icons/icon.svg") {
+		t.Errorf("manifest does not use the local icons:\n%s", manifest)
+	}
+	if js := string(get(t, h, "/app.js").body); !strings.Contains(js, `"FORMBRIDGE_DEMO":"1"`) {
+		t.Errorf("app.js does not pass Env to the wasm:\n%s", js)
+	}
+}
+
+func TestEmbeddedWebFolder(t *testing.T) {
+	h := newSite(t, nil)
+	if res := get(t, h, "/web/icons/icon.svg"); res.code != http.StatusOK || res.header.Get("Content-Type") != "image/svg+xml" {
+		t.Errorf("embedded icon: %d %q", res.code, res.header.Get("Content-Type"))
+	}
+	if res := get(t, h, "/web/web.go"); res.code != http.StatusNotFound {
+		t.Errorf("GET /web/web.go = %d, want 404 (sources are not assets)", res.code)
+	}
+}
