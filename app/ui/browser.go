@@ -1,0 +1,152 @@
+package ui
+
+import (
+	"time"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// This file holds the few direct calls into the browser the widget
+// makes. Each is a no-op on the host (tests, prerendering), where go-app
+// has no JavaScript.
+
+// readFragment returns the page's URL fragment and removes it from the
+// address bar, so the token is not left on screen, in bookmarks or in
+// screen shares.
+func readFragment() (pageURL, fragment string) {
+	if !app.IsClient {
+		return "", ""
+	}
+	loc := app.Window().Get("location")
+	pageURL = loc.Get("href").String()
+	fragment = loc.Get("hash").String()
+	if fragment != "" {
+		clean := loc.Get("pathname").String() + loc.Get("search").String()
+		app.Window().Get("history").Call("replaceState", nil, "", clean)
+	}
+	return pageURL, fragment
+}
+
+// utcOffset is the person's UTC offset at a local wall-clock time (as a
+// datetime-local control gives it), from the browser's time zone rules.
+func utcOffset(local time.Time) time.Duration {
+	if !app.IsClient {
+		return 0
+	}
+	d := app.Window().Get("Date").New(local.Year(), int(local.Month())-1, local.Day(), local.Hour(), local.Minute(), local.Second())
+	// getTimezoneOffset is minutes *behind* UTC: -60 for UTC+1.
+	return -time.Duration(d.Call("getTimezoneOffset").Int()) * time.Minute
+}
+
+// focusElement moves keyboard focus to the element with id.
+func focusElement(id string) {
+	if !app.IsClient {
+		return
+	}
+	if el := app.Window().GetElementByID(id); el.Truthy() {
+		el.Call("focus")
+	}
+}
+
+// openLink opens url in a new top-level browsing context that cannot
+// reach back to this page (noopener) and is not told where the person
+// came from (noreferrer).
+func openLink(url string) {
+	if !app.IsClient {
+		return
+	}
+	app.Window().Call("open", url, "_blank", "noopener,noreferrer")
+}
+
+// pageHidden reports whether the tab is in the background.
+func pageHidden() bool {
+	if !app.IsClient {
+		return false
+	}
+	return app.Window().Get("document").Get("hidden").Bool()
+}
+
+// pageTitle reads the document title.
+func pageTitle() string {
+	if !app.IsClient {
+		return ""
+	}
+	return app.Window().Get("document").Get("title").String()
+}
+
+// setPageTitle sets the document title when it differs.
+func setPageTitle(title string) {
+	if !app.IsClient || title == "" {
+		return
+	}
+	doc := app.Window().Get("document")
+	if doc.Get("title").String() != title {
+		doc.Set("title", title)
+	}
+}
+
+// notificationPermission is "default", "granted", "denied", or
+// "unsupported" where the browser has no notifications (or on the host).
+func notificationPermission() string {
+	if !app.IsClient {
+		return "unsupported"
+	}
+	n := app.Window().Get("Notification")
+	if !n.Truthy() {
+		return "unsupported"
+	}
+	return n.Get("permission").String()
+}
+
+// askNotificationPermission asks the browser; done gets the answer on
+// the UI goroutine.
+func askNotificationPermission(ctx app.Context, done func(ctx app.Context, permission string)) {
+	if !app.IsClient {
+		return
+	}
+	n := app.Window().Get("Notification")
+	if !n.Truthy() {
+		return
+	}
+	var then app.Func
+	then = app.FuncOf(func(this app.Value, args []app.Value) any {
+		p := "default"
+		if len(args) > 0 {
+			p = args[0].String()
+		}
+		ctx.Dispatch(func(ctx app.Context) { done(ctx, p) })
+		then.Release()
+		return nil
+	})
+	n.Call("requestPermission").Call("then", then)
+}
+
+// notify shows a system notification. Its text is passed as text (the
+// Notification API renders no markup) and names only the server.
+func notify(title, body string) {
+	if notificationPermission() != "granted" {
+		return
+	}
+	opts := map[string]any{"body": body, "tag": "formbridge", "silent": false}
+	app.Window().Get("Notification").New(title, opts)
+}
+
+// localInputValue turns an RFC 3339 date-time (a schema's default) into
+// what a datetime-local control shows: the person's wall-clock time.
+// Anything else is returned as is.
+func localInputValue(s string) string {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return s
+	}
+	if app.IsClient {
+		// Go in the browser runs in UTC; the browser knows the zone.
+		d := app.Window().Get("Date").New(t.UnixMilli())
+		t = time.Date(d.Call("getFullYear").Int(), time.Month(d.Call("getMonth").Int()+1), d.Call("getDate").Int(),
+			d.Call("getHours").Int(), d.Call("getMinutes").Int(), d.Call("getSeconds").Int(), 0, time.UTC)
+	}
+	if t.Second() != 0 {
+		return t.Format("2006-01-02T15:04:05")
+	}
+	return t.Format("2006-01-02T15:04")
+}

@@ -1,0 +1,59 @@
+package ui
+
+import (
+	"errors"
+
+	"github.com/formbridge/formbridge/app/client"
+	"github.com/formbridge/formbridge/app/wire"
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// clientInfo is how the widget introduces itself in hello.
+var clientInfo = wire.Implementation{Name: "formbridge-widget", Title: "formbridge"}
+
+// connect reads the link from the fragment (or, after a reload, from
+// this tab's session storage), then runs the client until the widget is
+// dismounted. Client events arrive on the client's goroutine and are
+// handed to the UI goroutine one by one, in order.
+func (w *widget) connect(ctx app.Context) {
+	pageURL, fragment := readFragment()
+	l := parseFragment(fragment)
+	if l.Token != "" {
+		ctx.SessionStorage().Set(linkKey, l)
+	} else {
+		ctx.SessionStorage().Get(linkKey, &l)
+	}
+	if l.Token == "" {
+		w.noLink = true
+		w.state = connOffline
+		return
+	}
+	c := client.New(client.Options{
+		URL:        client.BridgeURL(pageURL, l.Bridge),
+		Token:      l.Token,
+		ClientInfo: clientInfo,
+		OnEvent: func(e client.Event) {
+			ctx.Dispatch(func(ctx app.Context) { w.onClientEvent(ctx, e) })
+		},
+	})
+	w.conn = c
+	ctx.Async(func() { c.Run(ctx) })
+}
+
+// onClientEvent routes one client event.
+func (w *widget) onClientEvent(ctx app.Context, e client.Event) {
+	switch {
+	case e.State != "":
+		w.onConnectionChange(string(e.State))
+	case e.Hello != nil:
+		w.onHello(ctx, e.Hello)
+	case e.Request != nil:
+		w.onRequest(ctx, e.Request.ID, e.Request.Params, e.Request.Meta)
+	case e.Settled != nil:
+		w.onSettled(ctx, e.Settled)
+	case e.Complete != nil:
+		w.onComplete(e.Complete)
+	case e.Fatal != nil:
+		w.onFatal(errors.Is(e.Fatal, client.ErrUnauthorized))
+	}
+}

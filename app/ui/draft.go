@@ -1,0 +1,130 @@
+package ui
+
+import (
+	"github.com/formbridge/formbridge/app/elicit"
+)
+
+// draft is the person's answer in progress for one request. It lives on
+// the item rather than on the form component because go-app reuses a
+// mounted component when the person switches requests: keeping the
+// draft with its request keeps answers from leaking between forms.
+type draft struct {
+	Inputs  elicit.Inputs   `json:"inputs,omitempty"`
+	Touched map[string]bool `json:"touched,omitempty"` // fields the person has left
+
+	// Submitted is set once the person tried to send: every error shows.
+	Submitted bool `json:"-"`
+	// Errors are the current problems, by field key, from Form.Collect.
+	Errors map[string]string `json:"-"`
+	// Order lists the keys of Errors in form order.
+	Order []string `json:"-"`
+	// Rejected are the bridge's errors for the last answer sent; each
+	// stays until the person changes that field.
+	Rejected map[string]string `json:"-"`
+
+	// Sent is the action sent and not yet confirmed ("" when none);
+	// Opened is set once a URL-mode link was opened.
+	Sent   string `json:"-"`
+	Opened bool   `json:"opened,omitempty"`
+	// SendError says why the last send failed (offline).
+	SendError string `json:"-"`
+}
+
+// draftKey is the sessionStorage key of a request's draft. Session
+// storage is per tab, so a draft survives a reload but not the tab.
+func draftKey(requestID string) string { return "formbridge.draft." + requestID }
+
+// linkKey keeps the link read from the fragment for reloads of this tab,
+// since the fragment is removed from the address bar once read.
+const linkKey = "formbridge.link"
+
+// value is the single value of a field ("" when empty).
+func (d *draft) value(key string) string {
+	if v := d.Inputs[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
+// set replaces a field's values and forgets the bridge's objection to
+// the old ones.
+func (d *draft) set(key string, vals ...string) {
+	if d.Inputs == nil {
+		d.Inputs = elicit.Inputs{}
+	}
+	d.Inputs[key] = vals
+	delete(d.Rejected, key)
+}
+
+// toggle adds or removes one value of a multi select.
+func (d *draft) toggle(key, val string, on bool) {
+	cur := d.Inputs[key]
+	out := make([]string, 0, len(cur)+1)
+	for _, v := range cur {
+		if v != val {
+			out = append(out, v)
+		}
+	}
+	if on {
+		out = append(out, val)
+	}
+	d.set(key, out...)
+}
+
+// has reports whether a multi select holds val.
+func (d *draft) has(key, val string) bool {
+	for _, v := range d.Inputs[key] {
+		if v == val {
+			return true
+		}
+	}
+	return false
+}
+
+// touch records that the person left a field.
+func (d *draft) touch(key string) {
+	if d.Touched == nil {
+		d.Touched = map[string]bool{}
+	}
+	d.Touched[key] = true
+}
+
+// check recomputes the errors of the inputs against form.
+func (d *draft) check(form *elicit.Form, opts *elicit.CollectOptions) (map[string]any, bool) {
+	content, errs := form.Collect(d.Inputs, opts)
+	d.Errors = make(map[string]string, len(errs))
+	d.Order = d.Order[:0]
+	for _, e := range errs {
+		if _, dup := d.Errors[e.Field]; dup {
+			continue
+		}
+		d.Errors[e.Field] = e.Message
+		d.Order = append(d.Order, e.Field)
+	}
+	return content, len(errs) == 0
+}
+
+// shownError is the message to show next to a field now: the bridge's
+// objection, else the field's own problem once the person has left the
+// field or tried to send.
+func (d *draft) shownError(key string) string {
+	if m := d.Rejected[key]; m != "" {
+		return m
+	}
+	if d.Submitted || d.Touched[key] {
+		return d.Errors[key]
+	}
+	return ""
+}
+
+// reject records the bridge's errors for the answer sent.
+func (d *draft) reject(errs []elicit.FieldError) {
+	d.Rejected = make(map[string]string, len(errs))
+	for _, e := range errs {
+		if _, dup := d.Rejected[e.Field]; !dup {
+			d.Rejected[e.Field] = e.Message
+		}
+	}
+	d.Submitted = true
+	d.Sent = ""
+}

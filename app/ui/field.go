@@ -1,0 +1,178 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/formbridge/formbridge/app/elicit"
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// maxRadios is the most options shown as radio buttons; longer lists
+// become a drop-down, which stays short on a phone.
+const maxRadios = 5
+
+// fieldIDs are the element ids of one field. They are built from local
+// numbers, never from property keys, which are server text.
+type fieldIDs struct {
+	control string // the field's (first) control
+	help    string // the description
+	hint    string // the limits, in words
+	err     string // the problem shown
+}
+
+func (f *requestForm) ids(i int) fieldIDs {
+	c := f.Item.elemID("f" + strconv.Itoa(i))
+	return fieldIDs{control: c, help: c + "-help", hint: c + "-hint", err: c + "-err"}
+}
+
+// optionID is the id of the j-th control of a group; the first one
+// carries the field's control id so focus and labels find it.
+func (ids fieldIDs) option(j int) string {
+	if j == 0 {
+		return ids.control
+	}
+	return ids.control + "-o" + strconv.Itoa(j)
+}
+
+// fieldParts are the pieces every field kind shows around its controls.
+type fieldParts struct {
+	ids     fieldIDs
+	field   *elicit.Field
+	hint    string
+	problem string
+}
+
+func (f *requestForm) parts(i int, fd *elicit.Field, hint string) fieldParts {
+	return fieldParts{ids: f.ids(i), field: fd, hint: hint, problem: f.Item.Draft.shownError(fd.Key)}
+}
+
+// describedBy lists the ids of the help, hint and problem shown.
+func (p fieldParts) describedBy() string {
+	var ids []string
+	if p.field.Description != "" {
+		ids = append(ids, p.ids.help)
+	}
+	if p.hint != "" {
+		ids = append(ids, p.ids.hint)
+	}
+	if p.problem != "" {
+		ids = append(ids, p.ids.err)
+	}
+	return strings.Join(ids, " ")
+}
+
+// labelText is the field's label with the required mark. The mark is a
+// word, not only a star or a colour, so everyone gets it.
+func (p fieldParts) labelText() []app.UI {
+	return []app.UI{
+		app.Bdi().Body(app.Text(p.field.Label)),
+		app.If(p.field.Required, app.Span().Class("fb-req").Body(app.Text(" (required)"))),
+	}
+}
+
+// notes are the description, the hint and the problem, in that order.
+func (p fieldParts) notes() []app.UI {
+	return []app.UI{
+		app.If(p.field.Description != "",
+			app.P().ID(p.ids.help).Class("fb-help").Dir("auto").Body(app.Text(p.field.Description)),
+		),
+		app.If(p.hint != "",
+			app.P().ID(p.ids.hint).Class("fb-hint").Body(app.Text(p.hint)),
+		),
+	}
+}
+
+// problemLine is the error next to the field.
+func (p fieldParts) problemLine() app.UI {
+	if p.problem == "" {
+		return nil
+	}
+	return app.P().ID(p.ids.err).Class("fb-error").Body(
+		app.Span().Class("fb-error-icon").Aria("hidden", true).Body(app.Text("!")),
+		app.Text(p.problem),
+	)
+}
+
+// wrapOne wraps a field with one control: label, notes, control, problem.
+func (f *requestForm) wrapOne(i int, p fieldParts, control app.UI) app.UI {
+	return app.Div().
+		Class(fieldClass(p)).
+		DataSet("field", p.field.Key).
+		On("focusout", f.onFieldLeave(p.field.Key), f.Item.Seq, i).
+		Body(
+			app.Label().For(p.ids.control).Class("fb-label").Body(p.labelText()...),
+			app.Div().Body(p.notes()...),
+			control,
+			p.problemLine(),
+		)
+}
+
+// wrapGroup wraps a field answered with several controls (radio
+// buttons, checkboxes) in a fieldset whose legend is the label.
+func (f *requestForm) wrapGroup(i int, p fieldParts, controls []app.UI) app.UI {
+	return app.FieldSet().
+		Class(fieldClass(p)).
+		DataSet("field", p.field.Key).
+		Aria("describedby", p.describedBy()).
+		On("focusout", f.onFieldLeave(p.field.Key), f.Item.Seq, i).
+		Body(
+			app.Legend().Class("fb-label").Body(p.labelText()...),
+			app.Div().Body(p.notes()...),
+			app.Div().Class("fb-options").Body(controls...),
+			p.problemLine(),
+		)
+}
+
+func fieldClass(p fieldParts) string {
+	if p.problem != "" {
+		return "fb-field fb-invalid"
+	}
+	return "fb-field"
+}
+
+// option is one radio button or checkbox with its visible text.
+func option(id, typ, name string, checked, invalid bool, describedBy string, h app.EventHandler, scope []any, text string) app.UI {
+	in := app.Input().
+		ID(id).
+		Type(typ).
+		Name(name).
+		Checked(checked).
+		OnChange(h, scope...)
+	if invalid {
+		in = in.Aria("invalid", true)
+	}
+	if describedBy != "" {
+		in = in.Aria("describedby", describedBy)
+	}
+	return app.Label().Class("fb-option").Body(
+		in,
+		app.Bdi().Body(app.Text(text)),
+	)
+}
+
+// renderField picks the control for a field's kind.
+func (f *requestForm) renderField(i int, fd *elicit.Field) app.UI {
+	switch fd.Kind {
+	case elicit.KindNumber, elicit.KindInteger:
+		return f.renderNumber(i, fd)
+	case elicit.KindBoolean:
+		return f.renderBoolean(i, fd)
+	case elicit.KindSelect:
+		if len(fd.Options) <= maxRadios {
+			return f.renderRadios(i, fd)
+		}
+		return f.renderDropdown(i, fd)
+	case elicit.KindMultiSelect:
+		return f.renderChoices(i, fd)
+	}
+	return f.renderText(i, fd)
+}
+
+// numberText writes a limit as a person reads it: "10", "2.5".
+func numberText(x float64) string {
+	if x == 0 {
+		return "0"
+	}
+	return strconv.FormatFloat(x, 'f', -1, 64)
+}

@@ -1,0 +1,62 @@
+package ui
+
+import (
+	"github.com/formbridge/formbridge/app/elicit"
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// renderBoolean shows a yes/no question. A required one is a checkbox
+// (unticked means no). An optional one is Yes / No / No answer, so the
+// person can always take an answer back, a default included: a
+// checkbox cannot say "I did not answer".
+func (f *requestForm) renderBoolean(i int, fd *elicit.Field) app.UI {
+	p := f.parts(i, fd, "")
+	val := f.Item.Draft.value(fd.Key)
+	if fd.Required {
+		in := app.Input().
+			ID(p.ids.control).
+			Type("checkbox").
+			Checked(val == "true").
+			Aria("invalid", p.problem != "").
+			OnChange(f.onBoxCheck(fd.Key), f.Item.Seq, i)
+		if d := p.describedBy(); d != "" {
+			in = in.Aria("describedby", d)
+		}
+		return app.Div().
+			Class(fieldClass(p)+" fb-check").
+			DataSet("field", fd.Key).
+			On("focusout", f.onFieldLeave(fd.Key), f.Item.Seq, i).
+			Body(
+				app.Div().Class("fb-check-row").Body(
+					in,
+					app.Label().For(p.ids.control).Class("fb-label").Body(p.labelText()...),
+				),
+				app.Div().Body(p.notes()...),
+				p.problemLine(),
+			)
+	}
+	name := p.ids.control
+	choices := []struct{ value, text string }{{"true", "Yes"}, {"false", "No"}, {"", "No answer"}}
+	controls := make([]app.UI, len(choices))
+	for j, c := range choices {
+		controls[j] = option(p.ids.option(j), "radio", name, val == c.value, p.problem != "", "",
+			f.onOptionPick(fd.Key, c.value), []any{f.Item.Seq, i, j}, c.text)
+	}
+	return f.wrapGroup(i, p, controls)
+}
+
+// requiredBooleansAnswered gives a required yes/no question without a
+// default the answer its unticked checkbox shows: no.
+func requiredBooleansAnswered(form *elicit.Form, in elicit.Inputs) elicit.Inputs {
+	for _, fd := range form.Fields {
+		if fd.Kind == elicit.KindBoolean && fd.Required {
+			if v := in[fd.Key]; len(v) == 0 || v[0] == "" {
+				if in == nil {
+					in = elicit.Inputs{}
+				}
+				in[fd.Key] = []string{"false"}
+			}
+		}
+	}
+	return in
+}

@@ -1,0 +1,72 @@
+package ui
+
+import (
+	"strconv"
+
+	"github.com/formbridge/formbridge/app/elicit"
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// renderRadios shows a short single choice as radio buttons; an optional
+// one ends with "No answer" so a choice can be taken back.
+func (f *requestForm) renderRadios(i int, fd *elicit.Field) app.UI {
+	p := f.parts(i, fd, "")
+	val := f.Item.Draft.value(fd.Key)
+	name := p.ids.control
+	controls := make([]app.UI, 0, len(fd.Options)+1)
+	for j, o := range fd.Options {
+		controls = append(controls, option(p.ids.option(j), "radio", name, val == o.Value, p.problem != "", "",
+			f.onOptionPick(fd.Key, o.Value), []any{f.Item.Seq, i, j}, o.Title))
+	}
+	if !fd.Required {
+		j := len(fd.Options)
+		controls = append(controls, option(p.ids.option(j), "radio", name, val == "", p.problem != "", "",
+			f.onOptionPick(fd.Key, ""), []any{f.Item.Seq, i, j}, "No answer"))
+	}
+	return f.wrapGroup(i, p, controls)
+}
+
+// renderDropdown shows a long single choice as a <select>. Option values
+// in the page are indexes: the real values are server text, and go-app
+// trims attribute values, which would change a value like " a".
+func (f *requestForm) renderDropdown(i int, fd *elicit.Field) app.UI {
+	p := f.parts(i, fd, "")
+	val := f.Item.Draft.value(fd.Key)
+	empty := "No answer"
+	if fd.Required {
+		empty = "Choose one…"
+	}
+	opts := make([]app.UI, 0, len(fd.Options)+1)
+	opts = append(opts, app.Option().Value("").Selected(val == "").Body(app.Text(empty)))
+	for j, o := range fd.Options {
+		opts = append(opts, app.Option().
+			Value(strconv.Itoa(j)).
+			Selected(val == o.Value).
+			Body(app.Text(o.Title)))
+	}
+	sel := app.Select().
+		ID(p.ids.control).
+		Class("fb-input").
+		Aria("required", fd.Required).
+		Aria("invalid", p.problem != "").
+		OnChange(f.onOptionSelect(fd), f.Item.Seq, i).
+		Body(opts...)
+	if d := p.describedBy(); d != "" {
+		sel = sel.Aria("describedby", d)
+	}
+	return f.wrapOne(i, p, sel)
+}
+
+// onOptionSelect handles a choice in a drop-down list.
+func (f *requestForm) onOptionSelect(fd *elicit.Field) app.EventHandler {
+	key, options := fd.Key, fd.Options
+	return func(ctx app.Context, e app.Event) {
+		j, err := strconv.Atoi(ctx.JSSrc().Get("value").String())
+		if err != nil || j < 0 || j >= len(options) {
+			f.Item.Draft.set(key)
+		} else {
+			f.Item.Draft.set(key, options[j].Value)
+		}
+		f.edited(ctx)
+	}
+}

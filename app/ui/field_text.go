@@ -1,0 +1,126 @@
+package ui
+
+import (
+	"strconv"
+
+	"github.com/formbridge/formbridge/app/elicit"
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// longTextAbove is the maxLength above which free text gets a text area.
+// Text without a maxLength gets one too: the server allowed prose.
+const longTextAbove = 200
+
+// multiline reports whether a string field is written in a text area:
+// free text (no format, no pattern) whose length is unbounded or large.
+func multiline(fd *elicit.Field) bool {
+	return fd.Format == elicit.FormatNone && fd.Pattern == "" &&
+		(fd.MaxLength == nil || *fd.MaxLength > longTextAbove)
+}
+
+// inputType is the HTML input type for a single-line string field.
+func inputType(fd *elicit.Field) string {
+	switch fd.Format {
+	case elicit.FormatEmail:
+		return "email"
+	case elicit.FormatURI:
+		return "url"
+	case elicit.FormatDate:
+		return "date"
+	case elicit.FormatDateTime:
+		return "datetime-local"
+	}
+	return "text"
+}
+
+// textHint states a text field's limits.
+func textHint(fd *elicit.Field) string {
+	switch fd.Format {
+	case elicit.FormatEmail:
+		return "An email address, like name@example.com"
+	case elicit.FormatURI:
+		return "A web address, like https://example.com"
+	case elicit.FormatDateTime:
+		return "In your local time"
+	}
+	switch {
+	case fd.MinLength != nil && fd.MaxLength != nil && *fd.MinLength == *fd.MaxLength:
+		return "Exactly " + characters(*fd.MaxLength)
+	case fd.MinLength != nil && *fd.MinLength > 0 && fd.MaxLength != nil:
+		return "Between " + strconv.Itoa(*fd.MinLength) + " and " + characters(*fd.MaxLength)
+	case fd.MinLength != nil && *fd.MinLength > 1:
+		return "At least " + characters(*fd.MinLength)
+	case fd.MaxLength != nil:
+		return "Up to " + characters(*fd.MaxLength)
+	}
+	return ""
+}
+
+func characters(n int) string {
+	if n == 1 {
+		return "1 character"
+	}
+	return strconv.Itoa(n) + " characters"
+}
+
+// renderText shows a string field: a text area for prose, else an input
+// whose type follows the format (so phones offer the right keyboard and
+// browsers their date pickers).
+func (f *requestForm) renderText(i int, fd *elicit.Field) app.UI {
+	p := f.parts(i, fd, textHint(fd))
+	val := f.Item.Draft.value(fd.Key)
+	if fd.Format == elicit.FormatDateTime {
+		// A default arrives as RFC 3339; the control needs local time.
+		// The draft keeps the default as written until it is edited, so
+		// an untouched form sends it unchanged.
+		val = localInputValue(val)
+	}
+	scope := []any{f.Item.Seq, i}
+	if multiline(fd) {
+		ta := app.Textarea().
+			ID(p.ids.control).
+			Class("fb-input").
+			Dir("auto").
+			Rows(2).
+			Attr("value", val).
+			Attr("autocomplete", "off").
+			Aria("required", fd.Required).
+			Aria("invalid", p.problem != "").
+			OnInput(f.onFieldInput(fd.Key), scope...).
+			OnKeyDown(f.onTextKeyDown, scope...)
+		if fd.MaxLength != nil {
+			ta = ta.MaxLength(*fd.MaxLength)
+		}
+		if d := p.describedBy(); d != "" {
+			ta = ta.Aria("describedby", d)
+		}
+		return f.wrapOne(i, p, ta)
+	}
+	in := app.Input().
+		ID(p.ids.control).
+		Class("fb-input").
+		Type(inputType(fd)).
+		Value(val).
+		AutoComplete(false).
+		Aria("required", fd.Required).
+		Aria("invalid", p.problem != "").
+		OnInput(f.onFieldInput(fd.Key), scope...)
+	if fd.Format == elicit.FormatNone {
+		in = in.Dir("auto")
+	}
+	if fd.MaxLength != nil {
+		in = in.MaxLength(*fd.MaxLength)
+	}
+	if d := p.describedBy(); d != "" {
+		in = in.Aria("describedby", d)
+	}
+	return f.wrapOne(i, p, in)
+}
+
+// onTextKeyDown: in a text area Enter starts a new line, so Ctrl+Enter
+// (or Cmd+Enter) sends.
+func (f *requestForm) onTextKeyDown(ctx app.Context, e app.Event) {
+	if e.Get("key").String() == "Enter" && (e.Get("ctrlKey").Bool() || e.Get("metaKey").Bool()) {
+		f.onAccept(ctx, e)
+	}
+}

@@ -1,0 +1,177 @@
+package ui
+
+import (
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/formbridge/formbridge/app/elicit"
+	"github.com/formbridge/formbridge/app/wire"
+)
+
+// item is one pending request as the widget holds it: what the bridge
+// sent, what app/elicit made of it, and the person's draft answer.
+type item struct {
+	ID       string
+	Seq      int // local number, used to build element ids (server ids are never put in ids)
+	Params   wire.ElicitParams
+	Meta     wire.RequestMeta
+	Received time.Time
+
+	Form      *elicit.Form    // form mode, when the schema could be shown
+	URL       *elicit.URLInfo // URL mode, when the link passed the checks
+	Problem   string          // why the request cannot be shown or opened, in plain words
+	Draft     *draft
+	Sensitive []elicit.Sensitivity
+
+	// rev counts changes made to the item from outside its card (a
+	// rejection), so the card re-renders though its pointer is the same.
+	rev int
+	// stale marks an item kept across a reconnect until the bridge
+	// confirms it is still pending.
+	stale bool
+}
+
+// newItem parses a request. It never fails: a request the widget cannot
+// show still needs Decline and Not now, so the server hears back.
+func newItem(id string, seq int, params wire.ElicitParams, meta wire.RequestMeta, now time.Time) *item {
+	it := &item{ID: id, Seq: seq, Params: params, Meta: meta, Received: now, Draft: &draft{}}
+	if params.IsURL() {
+		info, err := elicit.CheckURL(params.URL)
+		if err != nil {
+			it.Problem = "This link cannot be opened safely: " + err.Error()
+		} else {
+			it.URL = info
+		}
+		return it
+	}
+	raw, err := json.Marshal(params)
+	if err == nil {
+		var req *elicit.Request
+		req, err = elicit.ParseRequest(raw)
+		if err == nil && req.Form != nil {
+			it.Form = req.Form
+			it.Sensitive = req.Form.Sensitive()
+			it.Draft.Inputs = requiredBooleansAnswered(req.Form, req.Form.Initial())
+			return it
+		}
+	}
+	it.Problem = "This request cannot be shown as a form, so it can only be declined."
+	return it
+}
+
+// Requester is who is asking, for a person to read.
+func (it *item) Requester() string {
+	if n := it.Meta.Requester.DisplayName(); strings.TrimSpace(n) != "" {
+		return n
+	}
+	return "A connected app"
+}
+
+// RequesterVersion is the requester's version, "" if unknown.
+func (it *item) RequesterVersion() string { return it.Meta.Requester.Version }
+
+// Created is when the request was made, by the bridge's clock when known.
+func (it *item) Created() time.Time {
+	if !it.Meta.CreatedAt.IsZero() {
+		return it.Meta.CreatedAt
+	}
+	return it.Received
+}
+
+// Summary is the first line of the message, shortened for the queue list.
+func (it *item) Summary() string {
+	s := strings.TrimSpace(it.Params.Message)
+	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
+		s = strings.TrimSpace(s[:i])
+	}
+	const max = 80
+	if utf8.RuneCountInString(s) > max {
+		r := []rune(s)
+		s = strings.TrimSpace(string(r[:max-1])) + "…"
+	}
+	if s == "" {
+		if it.Params.IsURL() {
+			return "Open a link"
+		}
+		return "A question for you"
+	}
+	return s
+}
+
+// elemID builds an element id local to this item: "fb3-f2-err".
+func (it *item) elemID(parts ...string) string {
+	id := "fb" + strconv.Itoa(it.Seq)
+	for _, p := range parts {
+		id += "-" + p
+	}
+	return id
+}
+
+// queue holds the pending items, oldest first.
+type queue struct {
+	items []*item
+}
+
+// find returns the item with id, or nil.
+func (q *queue) find(id string) *item {
+	for _, it := range q.items {
+		if it.ID == id {
+			return it
+		}
+	}
+	return nil
+}
+
+// add inserts it in order of creation. An item already held (the bridge
+// repeats pending requests after a reconnect) is not added twice; the
+// held one, with its draft, is returned instead, and reported as old.
+func (q *queue) add(it *item) (held *item, added bool) {
+	if old := q.find(it.ID); old != nil {
+		return old, false
+	}
+	i, _ := slices.BinarySearchFunc(q.items, it, func(a, b *item) int {
+		if a.Created().After(b.Created()) {
+			return 1
+		}
+		return -1 // equal times keep arrival order: insert after them
+	})
+	q.items = slices.Insert(q.items, i, it)
+	return it, true
+}
+
+// remove takes id out of the queue and returns it, or nil.
+func (q *queue) remove(id string) *item {
+	for i, it := range q.items {
+		if it.ID == id {
+			q.items = slices.Delete(q.items, i, i+1)
+			return it
+		}
+	}
+	return nil
+}
+
+// after returns the item to show once id leaves: the next one, else the
+// one before, else nil.
+func (q *queue) after(id string) *item {
+	for i, it := range q.items {
+		if it.ID == id {
+			switch {
+			case i+1 < len(q.items):
+				return q.items[i+1]
+			case i > 0:
+				return q.items[i-1]
+			}
+			return nil
+		}
+	}
+	if len(q.items) > 0 {
+		return q.items[0]
+	}
+	return nil
+}
+
+func (q *queue) len() int { return len(q.items) }

@@ -1,0 +1,285 @@
+package ui
+
+import (
+	"strconv"
+
+	"github.com/formbridge/formbridge/app/elicit"
+	"github.com/formbridge/formbridge/app/wire"
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// answerer sends a person's answer to the bridge. The widget implements
+// it; tests use a recorder. An implementation records a failure (the
+// widget is offline) on it.Draft.SendError.
+type answerer interface {
+	answer(it *item, res wire.ElicitResult)
+}
+
+// requestForm shows one form-mode request: who asks, their message, the
+// fields, and Send / Decline / Not now.
+type requestForm struct {
+	app.Compo
+
+	Item      *item
+	Rev       int    // bumped by the widget when it changes Item from outside (a rejection)
+	Countdown string // "Closes in 3:20" in the last minutes, else ""
+	Answer    answerer
+
+	// focusedFor is the request whose first field already got focus, so
+	// focus moves only when a different form opens.
+	focusedFor string
+}
+
+func (f *requestForm) OnMount(ctx app.Context) {
+	f.prepare(ctx)
+}
+
+func (f *requestForm) OnUpdate(ctx app.Context) {
+	f.prepare(ctx)
+}
+
+// prepare computes the errors of a newly shown request and puts focus on
+// its first field.
+func (f *requestForm) prepare(ctx app.Context) {
+	it := f.Item
+	if it == nil || it.Form == nil {
+		return
+	}
+	if it.Draft.Errors == nil {
+		f.check()
+	}
+	if f.focusedFor != it.ID {
+		f.focusedFor = it.ID
+		if len(it.Form.Fields) > 0 {
+			id := it.elemID("f0")
+			ctx.Defer(func(app.Context) { focusElement(id) })
+		}
+	}
+}
+
+// check validates the draft; it reports whether the form may be sent.
+func (f *requestForm) check() (map[string]any, bool) {
+	return f.Item.Draft.check(f.Item.Form, &elicit.CollectOptions{UTCOffset: utcOffset})
+}
+
+// save keeps the draft in session storage so it survives a reload.
+func (f *requestForm) save(ctx app.Context) {
+	ctx.SessionStorage().Set(draftKey(f.Item.ID), f.Item.Draft)
+}
+
+// edited is called after every change to a field's value.
+func (f *requestForm) edited(ctx app.Context) {
+	f.Item.Draft.SendError = ""
+	f.check()
+	f.save(ctx)
+}
+
+// onFieldInput handles typing in a text, number or date control and a
+// choice in a drop-down list.
+func (f *requestForm) onFieldInput(key string) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		f.Item.Draft.set(key, ctx.JSSrc().Get("value").String())
+		f.edited(ctx)
+	}
+}
+
+// onOptionPick handles a radio button being chosen (select options,
+// and Yes / No / No answer).
+func (f *requestForm) onOptionPick(key, value string) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		if value == "" {
+			f.Item.Draft.set(key)
+		} else {
+			f.Item.Draft.set(key, value)
+		}
+		f.edited(ctx)
+	}
+}
+
+// onBoxCheck handles the checkbox of a required yes/no question.
+func (f *requestForm) onBoxCheck(key string) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		f.Item.Draft.set(key, strconv.FormatBool(ctx.JSSrc().Get("checked").Bool()))
+		f.edited(ctx)
+	}
+}
+
+// onChoiceToggle handles one checkbox of a multiple choice.
+func (f *requestForm) onChoiceToggle(key, value string) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		f.Item.Draft.toggle(key, value, ctx.JSSrc().Get("checked").Bool())
+		f.edited(ctx)
+	}
+}
+
+// onFieldLeave shows the field's problems once the person moves on.
+func (f *requestForm) onFieldLeave(key string) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		// focusout also fires when moving between the radio buttons of
+		// one group; only leaving the whole field counts.
+		if next := e.Get("relatedTarget"); next.Truthy() && ctx.JSSrc().Call("contains", next).Bool() {
+			return
+		}
+		if !f.Item.Draft.Touched[key] {
+			f.Item.Draft.touch(key)
+			f.save(ctx)
+		}
+	}
+}
+
+// onAccept sends the answer when it is valid; otherwise it shows every
+// problem and moves focus to the first.
+func (f *requestForm) onAccept(ctx app.Context, e app.Event) {
+	e.PreventDefault()
+	d := f.Item.Draft
+	if d.Sent != "" {
+		return
+	}
+	content, ok := f.check()
+	if !ok || len(d.Rejected) > 0 {
+		d.Submitted = true
+		if id := f.firstInvalidID(); id != "" {
+			ctx.Defer(func(app.Context) { focusElement(id) })
+		}
+		return
+	}
+	f.Answer.answer(f.Item, wire.ElicitResult{Action: wire.ActionAccept, Content: content})
+}
+
+// onDecline tells the server the person said no.
+func (f *requestForm) onDecline(ctx app.Context, e app.Event) {
+	if f.Item.Draft.Sent == "" {
+		f.Answer.answer(f.Item, wire.ElicitResult{Action: wire.ActionDecline})
+	}
+}
+
+// onDismiss ("Not now") tells the server the person did not choose.
+func (f *requestForm) onDismiss(ctx app.Context, e app.Event) {
+	if f.Item.Draft.Sent == "" {
+		f.Answer.answer(f.Item, wire.ElicitResult{Action: wire.ActionCancel})
+	}
+}
+
+// onKeyDown: Escape is "Not now".
+func (f *requestForm) onKeyDown(ctx app.Context, e app.Event) {
+	if e.Get("key").String() == "Escape" {
+		e.PreventDefault()
+		f.onDismiss(ctx, e)
+	}
+}
+
+// firstInvalidID is the element id of the first field with a problem.
+func (f *requestForm) firstInvalidID() string {
+	d := f.Item.Draft
+	for i := range f.Item.Form.Fields {
+		key := f.Item.Form.Fields[i].Key
+		if d.Errors[key] != "" || d.Rejected[key] != "" {
+			return f.Item.elemID("f" + strconv.Itoa(i))
+		}
+	}
+	return ""
+}
+
+func (f *requestForm) Render() app.UI {
+	it := f.Item
+	if it == nil {
+		return app.Div()
+	}
+	d := it.Draft
+	busy := d.Sent != ""
+	invalid := len(d.Errors) > 0 || len(d.Rejected) > 0
+	titleID := it.elemID("title")
+
+	var fields []app.UI
+	if it.Form != nil {
+		fields = make([]app.UI, len(it.Form.Fields))
+		for i := range it.Form.Fields {
+			fields[i] = f.renderField(i, &it.Form.Fields[i])
+		}
+	}
+
+	var summary app.UI
+	if d.Submitted && invalid && it.Form != nil {
+		summary = f.renderSummary()
+	}
+
+	return app.Form().
+		Class("fb-card").
+		DataSet("elicitation-id", it.ID).
+		NoValidate(true).
+		Aria("labelledby", titleID).
+		OnSubmit(f.onAccept, it.ID).
+		OnKeyDown(f.onKeyDown, it.ID).
+		Body(
+			renderAsker(it, titleID, f.Countdown),
+			app.If(len(it.Sensitive) > 0, renderSensitive(it)),
+			app.If(it.Problem != "", app.P().Class("fb-problem").Body(app.Text(it.Problem))),
+			summary,
+			app.Div().Class("fb-fields").Body(fields...),
+			app.If(d.SendError != "", app.P().Class("fb-send-error").Role("alert").Body(app.Text(d.SendError))),
+			app.If(busy, app.P().Class("fb-sending").Role("status").Body(app.Text("Sending…"))),
+			app.Div().Class("fb-actions").Body(
+				app.If(it.Form != nil,
+					app.Button().
+						Type("submit").
+						Class("fb-primary").
+						DataSet("action", wire.ActionAccept).
+						Aria("disabled", invalid || busy).
+						Disabled(busy).
+						Body(app.Text("Send")),
+				),
+				app.Button().
+					Type("button").
+					DataSet("action", wire.ActionDecline).
+					Disabled(busy).
+					OnClick(f.onDecline, it.ID).
+					Body(app.Text("Decline")),
+				app.Button().
+					Type("button").
+					DataSet("action", wire.ActionCancel).
+					Disabled(busy).
+					OnClick(f.onDismiss, it.ID).
+					Body(app.Text("Not now")),
+			),
+		)
+}
+
+// renderSummary lists every problem at the top after a refused send.
+// Entries are plain text: nothing a server wrote becomes a link.
+func (f *requestForm) renderSummary() app.UI {
+	it := f.Item
+	d := it.Draft
+	var rows []app.UI
+	for i := range it.Form.Fields {
+		fd := &it.Form.Fields[i]
+		msg := d.Rejected[fd.Key]
+		if msg == "" {
+			msg = d.Errors[fd.Key]
+		}
+		if msg == "" {
+			continue
+		}
+		rows = append(rows, app.Li().Body(
+			app.Bdi().Body(app.Text(fd.Label)),
+			app.Text(": "+msg),
+		))
+	}
+	// The bridge may object to something that is not one field.
+	for _, key := range sortedKeys(d.Rejected) {
+		if it.Form.Field(key) == nil {
+			rows = append(rows, app.Li().Body(app.Text(d.Rejected[key])))
+		}
+	}
+	heading := "Please check 1 answer:"
+	if len(rows) != 1 {
+		heading = "Please check " + strconv.Itoa(len(rows)) + " answers:"
+	}
+	return app.Div().
+		Class("fb-summary").
+		Role("alert").
+		ID(it.elemID("summary")).
+		Body(
+			app.P().Body(app.Text(heading)),
+			app.Ul().Body(rows...),
+		)
+}

@@ -1,0 +1,204 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/formbridge/formbridge/app/elicit"
+	"github.com/formbridge/formbridge/app/wire"
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// urlCard shows a URL-mode request: the server wants the person to open
+// a web page (to sign in, pay, or approve something there). The widget
+// never fetches the page; it shows the full address with its host
+// highlighted and opens it only when the person clicks.
+type urlCard struct {
+	app.Compo
+
+	Item      *item
+	Rev       int
+	Countdown string
+	Answer    answerer
+}
+
+// onOpen opens the link and answers accept: in URL mode, opening the
+// link is the person's consent. The answer goes first, so a widget that
+// is offline does not open a page the server will never hear about.
+func (c *urlCard) onOpen(ctx app.Context, e app.Event) {
+	it := c.Item
+	if it.URL == nil || it.Draft.Sent != "" {
+		return
+	}
+	c.Answer.answer(it, wire.ElicitResult{Action: wire.ActionAccept})
+	if it.Draft.SendError != "" {
+		return
+	}
+	it.Draft.Opened = true
+	ctx.SessionStorage().Set(draftKey(it.ID), it.Draft)
+	openLink(it.URL.URL)
+}
+
+// onDecline tells the server the person does not want to open it.
+func (c *urlCard) onDecline(ctx app.Context, e app.Event) {
+	if c.Item.Draft.Sent == "" {
+		c.Answer.answer(c.Item, wire.ElicitResult{Action: wire.ActionDecline})
+	}
+}
+
+// onDismiss ("Not now") tells the server the person did not choose.
+func (c *urlCard) onDismiss(ctx app.Context, e app.Event) {
+	if c.Item.Draft.Sent == "" {
+		c.Answer.answer(c.Item, wire.ElicitResult{Action: wire.ActionCancel})
+	}
+}
+
+// onKeyDown: Escape is "Not now".
+func (c *urlCard) onKeyDown(ctx app.Context, e app.Event) {
+	if e.Get("key").String() == "Escape" {
+		e.PreventDefault()
+		c.onDismiss(ctx, e)
+	}
+}
+
+func (c *urlCard) Render() app.UI {
+	it := c.Item
+	if it == nil {
+		return app.Div()
+	}
+	d := it.Draft
+	busy := d.Sent != ""
+	titleID := it.elemID("title")
+
+	var body []app.UI
+	switch {
+	case it.URL == nil:
+		body = []app.UI{app.P().Class("fb-problem").Role("alert").Body(app.Text(it.Problem))}
+	case d.Opened:
+		body = []app.UI{
+			app.P().Class("fb-waiting").Role("status").Body(app.Text("Waiting for you to finish in the other tab.")),
+			renderURL(it.URL),
+		}
+	default:
+		body = []app.UI{
+			app.P().Class("fb-lead").Body(app.Text("This asks you to open a web page. Check the address before you open it:")),
+			renderURL(it.URL),
+			app.P().Class("fb-site").Body(
+				app.Text("Website: "),
+				app.Strong().Dir("ltr").Body(app.Text(it.URL.Domain)),
+			),
+			renderURLWarnings(it.URL.Warnings),
+			app.P().Class("fb-hint").Body(app.Text("It opens in a new tab. Nothing is loaded until you click Open.")),
+		}
+	}
+
+	return app.Form().
+		Class("fb-card fb-url-card").
+		DataSet("elicitation-id", it.ID).
+		NoValidate(true).
+		Aria("labelledby", titleID).
+		OnSubmit(preventDefault).
+		OnKeyDown(c.onKeyDown, it.ID).
+		Body(
+			renderAsker(it, titleID, c.Countdown),
+			app.Div().Class("fb-url-body").Body(body...),
+			app.If(d.SendError != "", app.P().Class("fb-send-error").Role("alert").Body(app.Text(d.SendError))),
+			app.Div().Class("fb-actions").Body(
+				app.If(it.URL != nil && !d.Opened,
+					app.Button().
+						Type("button").
+						Class("fb-primary").
+						DataSet("action", "open").
+						Disabled(busy).
+						OnClick(c.onOpen, it.ID).
+						Body(app.Text("Open link")),
+				),
+				app.If(!d.Opened,
+					app.Button().
+						Type("button").
+						DataSet("action", wire.ActionDecline).
+						Disabled(busy).
+						OnClick(c.onDecline, it.ID).
+						Body(app.Text("Decline")),
+					app.Button().
+						Type("button").
+						DataSet("action", wire.ActionCancel).
+						Disabled(busy).
+						OnClick(c.onDismiss, it.ID).
+						Body(app.Text("Not now")),
+				),
+			),
+		)
+}
+
+func preventDefault(ctx app.Context, e app.Event) { e.PreventDefault() }
+
+// renderURL shows the whole address, left to right whatever the page
+// direction, with the host set apart and its registrable domain in bold:
+// "https://login.<b>example.com</b>/…". It is text, never a link.
+func renderURL(u *elicit.URLInfo) app.UI {
+	before, host, after := splitHost(u.URL)
+	var hostParts []app.UI
+	if d := u.Domain; d != "" && strings.HasSuffix(strings.ToLower(host), strings.ToLower(d)) && len(d) <= len(host) {
+		cut := len(host) - len(d)
+		hostParts = []app.UI{
+			app.If(cut > 0, app.Text(host[:cut])),
+			app.Strong().Class("fb-domain").Body(app.Text(host[cut:])),
+		}
+	} else {
+		hostParts = []app.UI{app.Strong().Class("fb-domain").Body(app.Text(host))}
+	}
+	return app.P().
+		Class("fb-url").
+		DataSet("url", u.URL).
+		Dir("ltr").
+		Body(
+			app.Bdi().Dir("ltr").Body(
+				app.Span().Class("fb-url-rest").Body(app.Text(before)),
+				app.Span().Class("fb-host").Body(hostParts...),
+				app.Span().Class("fb-url-rest").Body(app.Text(after)),
+			),
+		)
+}
+
+// splitHost cuts an absolute URL around its host: what comes before
+// (scheme and any user@), the host, and the rest (port, path, query).
+func splitHost(raw string) (before, host, after string) {
+	i := strings.Index(raw, "://")
+	if i < 0 {
+		return "", "", raw
+	}
+	start := i + 3
+	end := len(raw)
+	if j := strings.IndexAny(raw[start:], "/?#"); j >= 0 {
+		end = start + j
+	}
+	authority := raw[start:end]
+	if k := strings.LastIndex(authority, "@"); k >= 0 {
+		start += k + 1
+		authority = authority[k+1:]
+	}
+	hostEnd := len(authority)
+	if strings.HasPrefix(authority, "[") {
+		if k := strings.Index(authority, "]"); k >= 0 {
+			hostEnd = k + 1
+		}
+	} else if k := strings.LastIndex(authority, ":"); k >= 0 {
+		hostEnd = k
+	}
+	return raw[:start], authority[:hostEnd], raw[start+hostEnd:]
+}
+
+// renderURLWarnings lists app/elicit's reasons to look twice.
+func renderURLWarnings(ws []elicit.URLWarning) app.UI {
+	if len(ws) == 0 {
+		return nil
+	}
+	rows := make([]app.UI, len(ws))
+	for i, w := range ws {
+		rows[i] = app.Li().DataSet("warning", w.Code).Body(app.Text(w.Message))
+	}
+	return app.Div().Class("fb-warning").Role("note").Body(
+		app.P().Body(app.Strong().Body(app.Text("Look twice before opening this link:"))),
+		app.Ul().Body(rows...),
+	)
+}

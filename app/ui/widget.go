@@ -1,0 +1,220 @@
+package ui
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/formbridge/formbridge/app/wire"
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// responder sends an answer to the bridge; *client.Client is one.
+type responder interface {
+	Respond(id string, result wire.ElicitResult) error
+}
+
+// Connection states, shown on the root as data-connection.
+const (
+	connConnecting = "connecting"
+	connOnline     = "online"
+	connOffline    = "offline"
+)
+
+// widget is the root component: the page a person keeps open to answer
+// requests. It holds the connection, the queue of pending requests, the
+// one that is open, and notices about requests that left.
+type widget struct {
+	app.Compo
+
+	conn       responder
+	state      string // connConnecting, connOnline, connOffline
+	noLink     bool   // the page was opened without a token
+	fatal      string // why the widget stopped trying, in plain words
+	server     wire.Implementation
+	queue      queue
+	selected   string // id of the open request
+	notices    []notice
+	seq        int       // numbers items for element ids
+	resync     int       // requests still expected after a hello
+	now        time.Time // the clock the countdowns read, ticked each second
+	baseTitle  string
+	permission string // browser notification permission
+
+	releaseVisibility func()
+}
+
+// tickEvery is how often countdowns and "how long ago" are refreshed.
+const tickEvery = time.Second
+
+func (w *widget) OnMount(ctx app.Context) {
+	w.now = time.Now()
+	w.state = connConnecting
+	w.permission = notificationPermission()
+	if !app.IsClient {
+		return
+	}
+	w.baseTitle = pageTitle()
+	if w.baseTitle == "" {
+		w.baseTitle = "formbridge"
+	}
+	w.releaseVisibility = app.Window().AddEventListener("visibilitychange", w.onVisibilityChange)
+	w.connect(ctx)
+	ctx.Async(func() {
+		t := time.NewTicker(tickEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case now := <-t.C:
+				ctx.Dispatch(func(ctx app.Context) { w.now = now })
+			}
+		}
+	})
+}
+
+func (w *widget) OnDismount() {
+	if w.releaseVisibility != nil {
+		w.releaseVisibility()
+	}
+}
+
+// onVisibilityChange clears the "(2) …" title once the person is back.
+func (w *widget) onVisibilityChange(ctx app.Context, e app.Event) {
+	w.updateTitle()
+}
+
+// updateTitle shows the number of waiting requests in the tab's title
+// while the tab is in the background.
+func (w *widget) updateTitle() {
+	if w.baseTitle == "" {
+		return
+	}
+	if n := w.queue.len(); n > 0 && pageHidden() {
+		setPageTitle("(" + strconv.Itoa(n) + ") " + w.baseTitle)
+		return
+	}
+	setPageTitle(w.baseTitle)
+}
+
+// answer sends a person's answer. Offline, the request stays open with
+// the answer kept, and the person is told to send it again.
+func (w *widget) answer(it *item, res wire.ElicitResult) {
+	if w.conn == nil {
+		it.Draft.SendError = "Not connected, so nothing was sent. Your answers are kept here."
+		return
+	}
+	if err := w.conn.Respond(it.ID, res); err != nil {
+		it.Draft.SendError = "You are offline, so nothing was sent. Your answers are kept: send again once the connection is back."
+		return
+	}
+	it.Draft.SendError = ""
+	it.Draft.Sent = res.Action
+}
+
+// selectRequest opens another pending request.
+func (w *widget) selectRequest(id string) {
+	if w.queue.find(id) != nil {
+		w.selected = id
+	}
+}
+
+// onAskNotifications asks the browser to allow notifications.
+func (w *widget) onAskNotifications(ctx app.Context, e app.Event) {
+	askNotificationPermission(ctx, func(ctx app.Context, p string) { w.permission = p })
+}
+
+func (w *widget) Render() app.UI {
+	return app.Div().
+		Class("fb-widget").
+		DataSet("connection", w.state).
+		Body(
+			app.Header().Class("fb-bar").Body(
+				app.Span().Class("fb-brand").Body(app.Text("formbridge")),
+				w.renderConnection(),
+			),
+			app.Main().Class("fb-main").Body(
+				app.H1().Class("fb-sr-only").Body(app.Text("Requests for you")),
+				w.renderNotices(),
+				w.renderContent(),
+			),
+			app.If(w.permission == "default" && !w.noLink && w.fatal == "",
+				app.Footer().Class("fb-foot").Body(
+					app.Button().
+						Type("button").
+						Class("fb-link-button").
+						OnClick(w.onAskNotifications).
+						Body(app.Text("Tell me when a new request arrives")),
+				),
+			),
+		)
+}
+
+// renderConnection is the connection state in words, not only colour.
+func (w *widget) renderConnection() app.UI {
+	text := "Connecting…"
+	switch {
+	case w.noLink || w.fatal != "":
+		text = "Not connected"
+	case w.state == connOnline:
+		text = "Connected"
+	case w.state == connOffline:
+		text = "Offline, trying again…"
+	}
+	return app.P().Class("fb-conn").Role("status").Body(
+		app.Span().Class("fb-conn-dot").Aria("hidden", true),
+		app.Text(text),
+	)
+}
+
+// renderContent is the main area: a problem, the empty state, or the
+// queue and the open request.
+func (w *widget) renderContent() app.UI {
+	switch {
+	case w.noLink:
+		return app.Section().Class("fb-empty").Role("alert").Body(
+			app.H2().Body(app.Text("This link is incomplete")),
+			app.P().Body(app.Text("This page shows requests that apps send you for approval or details, but the link you opened has no access key. Ask whoever sent it for the full link.")),
+		)
+	case w.fatal != "":
+		return app.Section().Class("fb-empty").Role("alert").Body(
+			app.H2().Body(app.Text("Cannot connect")),
+			app.P().Body(app.Text(w.fatal)),
+		)
+	case w.queue.len() == 0:
+		return app.Section().Class("fb-empty").Body(
+			app.H2().Body(app.Text("Nothing to answer right now")),
+			app.P().Body(app.Text("This page shows requests that apps and AI assistants send you: questions to answer, or things to approve. Keep it open; new requests appear here as they arrive.")),
+		)
+	}
+	open := w.queue.find(w.selected)
+	if open == nil {
+		open = w.queue.items[0]
+	}
+	left := countdown(w.now, open.Meta.ExpiresAt)
+	var card app.UI
+	if open.Params.IsURL() {
+		card = &urlCard{Item: open, Rev: open.rev, Countdown: left, Answer: w}
+	} else {
+		card = &requestForm{Item: open, Rev: open.rev, Countdown: left, Answer: w}
+	}
+	// The list's slot is always filled, so the card keeps its place in
+	// the tree and go-app does not remount it (losing focus) when a
+	// second request arrives.
+	var list app.UI = app.Div().Class("fb-queue-none")
+	if w.queue.len() > 1 {
+		entries := make([]queueEntry, w.queue.len())
+		for i, it := range w.queue.items {
+			entries[i] = queueEntry{
+				ID:        it.ID,
+				Requester: it.Requester(),
+				Summary:   it.Summary(),
+				Ago:       ago(w.now, it.Created()),
+				Countdown: countdown(w.now, it.Meta.ExpiresAt),
+				Selected:  it == open,
+			}
+		}
+		list = &queueList{Entries: entries, Select: w}
+	}
+	return app.Div().Class("fb-content").Body(list, card)
+}

@@ -1,0 +1,174 @@
+package ui
+
+import (
+	"time"
+
+	"github.com/formbridge/formbridge/app/wire"
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// This file is how the widget follows the connection: each method takes
+// one event from the bridge, on the UI goroutine.
+
+// onConnectionChange records the connection state.
+func (w *widget) onConnectionChange(state string) {
+	switch state {
+	case connOnline, connConnecting, connOffline:
+		w.state = state
+	}
+}
+
+// onHello starts a resync: the bridge now sends every request still
+// pending, so requests held from before that it does not send again
+// left while the widget was away.
+func (w *widget) onHello(ctx app.Context, h *wire.HelloResult) {
+	w.server = h.ServerInfo
+	for _, it := range w.queue.items {
+		it.stale = true
+	}
+	w.resync = h.Pending
+	if w.resync <= 0 {
+		w.dropStale(ctx)
+	}
+}
+
+// onRequest adds a pending request, or refreshes one already held.
+func (w *widget) onRequest(ctx app.Context, id string, params wire.ElicitParams, meta wire.RequestMeta) {
+	defer w.updateTitle()
+	if w.resync > 0 {
+		w.resync--
+		defer func() {
+			if w.resync == 0 {
+				w.dropStale(ctx)
+			}
+		}()
+	}
+	if held := w.queue.find(id); held != nil {
+		// Sent again after a reconnect: an answer sent before the drop
+		// may not have arrived, so the person can send again.
+		held.stale = false
+		held.Draft.Sent = ""
+		held.rev++
+		return
+	}
+	w.seq++
+	it := newItem(id, w.seq, params, meta, time.Now())
+	w.restoreDraft(ctx, it)
+	w.queue.add(it)
+	if w.selected == "" || w.queue.find(w.selected) == nil {
+		w.selected = it.ID
+	}
+	if pageHidden() {
+		notify("New request", it.Requester()+" is asking you something.")
+	}
+}
+
+// restoreDraft brings back what the person typed before a reload.
+func (w *widget) restoreDraft(ctx app.Context, it *item) {
+	var saved draft
+	if err := ctx.SessionStorage().Get(draftKey(it.ID), &saved); err != nil {
+		return
+	}
+	if saved.Inputs != nil {
+		it.Draft.Inputs = saved.Inputs
+	}
+	it.Draft.Touched = saved.Touched
+	it.Draft.Opened = saved.Opened
+}
+
+// onSettled handles a request leaving the queue, or the bridge refusing
+// an answer (which keeps it open with the reasons shown).
+func (w *widget) onSettled(ctx app.Context, p *wire.SettledParams) {
+	it := w.queue.find(p.RequestID)
+	if it == nil {
+		return
+	}
+	if p.Outcome == wire.OutcomeRejected {
+		it.Draft.reject(p.Errors)
+		it.rev++
+		return
+	}
+	w.settle(ctx, it, p.Outcome)
+}
+
+// settle removes it with a notice saying why.
+func (w *widget) settle(ctx app.Context, it *item, outcome string) {
+	if w.selected == it.ID {
+		w.selected = ""
+		if next := w.queue.after(it.ID); next != nil {
+			w.selected = next.ID
+		}
+	}
+	w.queue.remove(it.ID)
+	ctx.SessionStorage().Del(draftKey(it.ID))
+	w.addNotice(settledNotice(it, outcome, time.Now()))
+	w.updateTitle()
+}
+
+// settledNotice words the notice for a request that left.
+func settledNotice(it *item, outcome string, now time.Time) notice {
+	n := notice{RequestID: it.ID, Outcome: outcome, Name: it.Requester(), Summary: it.Summary(), At: now}
+	switch outcome {
+	case wire.OutcomeAnswered:
+		switch it.Draft.Sent {
+		case wire.ActionAccept:
+			if it.Params.IsURL() {
+				n.Outcome = outcomeWaiting
+				n.ElicitationID = it.Params.ElicitationID
+				n.Before, n.After = "Waiting for you to finish in the other tab. ", " will know when you are done."
+				break
+			}
+			n.Before, n.After = "Sent to ", "."
+		case wire.ActionDecline:
+			n.Before, n.After = "You declined. ", " has been told."
+		case wire.ActionCancel:
+			n.Before, n.After = "Closed without an answer. ", " has been told."
+		default:
+			n.Before, n.After = "Your answer was delivered to ", "."
+		}
+	case wire.OutcomeAnsweredElsewhere:
+		n.Before, n.Name, n.After = "Answered in another window, so it was closed here.", "", ""
+	case wire.OutcomeCancelled:
+		n.Before, n.After = "", " withdrew this request."
+	case wire.OutcomeExpired:
+		n.Before, n.After = "This request from ", " expired before it was answered."
+	default:
+		n.Outcome = outcomeGone
+		n.Before, n.After = "This request from ", " is no longer waiting."
+	}
+	return n
+}
+
+// dropStale ends a resync: requests the bridge did not send again are
+// gone.
+func (w *widget) dropStale(ctx app.Context) {
+	w.resync = 0
+	for _, it := range append([]*item(nil), w.queue.items...) {
+		if it.stale {
+			w.settle(ctx, it, outcomeGone)
+		}
+	}
+}
+
+// onComplete: the person finished the step of a URL-mode request in the
+// other tab. An unknown or finished id is ignored, as MCP requires.
+func (w *widget) onComplete(p *wire.CompleteParams) {
+	for i := range w.notices {
+		n := &w.notices[i]
+		if n.Outcome == outcomeWaiting && n.ElicitationID != "" && n.ElicitationID == p.ElicitationID {
+			n.Outcome = outcomeCompleted
+			n.Before, n.After = "Finished. ", " knows you completed the step in the other tab."
+			return
+		}
+	}
+}
+
+// onFatal: the widget stopped trying to connect.
+func (w *widget) onFatal(unauthorized bool) {
+	w.state = connOffline
+	if unauthorized {
+		w.fatal = "The access key in this link was not accepted. It may have expired or been replaced: ask whoever sent you the link for a new one."
+		return
+	}
+	w.fatal = "This page cannot find the service it should connect to. Check the link, or ask whoever sent it for a new one."
+}
