@@ -1,0 +1,196 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/formbridge/formbridge/app/elicit"
+	"github.com/formbridge/formbridge/app/wire"
+	"github.com/formbridge/formbridge/server/hub"
+)
+
+// maxBody bounds a request body: the largest elicitation MCP lets
+// through, plus room for the envelope.
+const maxBody = elicit.MaxRequestBytes + 16<<10
+
+// maxTimeout bounds timeoutSeconds: a person's answer a day later is
+// no longer an answer to the question.
+const maxTimeout = 24 * time.Hour
+
+// elicitBody is the body of POST .../elicitations.
+type elicitBody struct {
+	Params         json.RawMessage     `json:"params"`
+	Requester      wire.Implementation `json:"requester"`
+	TimeoutSeconds float64             `json:"timeoutSeconds"`
+}
+
+func (a *api) elicit(w http.ResponseWriter, r *http.Request) {
+	var body elicitBody
+	if !decode(w, r, &body) {
+		return
+	}
+	if len(body.Params) == 0 || string(body.Params) == "null" {
+		writeError(w, http.StatusBadRequest, codeBadRequest, `the body needs "params": the MCP ElicitRequestParams`, nil)
+		return
+	}
+	t := body.TimeoutSeconds
+	if t < 0 || math.IsNaN(t) || t > maxTimeout.Seconds() {
+		writeError(w, http.StatusBadRequest, codeBadRequest,
+			fmt.Sprintf("timeoutSeconds must be between 0 (the bridge's default) and %d", int(maxTimeout.Seconds())), nil)
+		return
+	}
+	if body.Requester.Name == "" {
+		body.Requester.Name = "HTTP API"
+	}
+	channel := r.PathValue("channel")
+	res, err := a.h.Elicit(r.Context(), channel, body.Requester, body.Params,
+		&hub.ElicitOptions{Timeout: time.Duration(t * float64(time.Second))})
+	if err != nil {
+		if r.Context().Err() != nil {
+			// The caller left; the request was withdrawn from the widgets.
+			a.log.Info("elicitation withdrawn: the caller disconnected", "channel", channel)
+			return
+		}
+		a.hubError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+// hubError maps a hub error to a status and an error body.
+func (a *api) hubError(w http.ResponseWriter, err error) {
+	var werr *wire.Error
+	switch {
+	case errors.Is(err, hub.ErrNoChannel):
+		writeError(w, http.StatusNotFound, codeNoChannel, "no such channel", nil)
+	case errors.As(err, &werr) && werr.Code == wire.CodeInvalidParams:
+		writeError(w, http.StatusBadRequest, codeInvalidParams, werr.Message, werr.Data)
+	case errors.As(err, &werr) && werr.Code == wire.CodeTooManyPending:
+		writeError(w, http.StatusTooManyRequests, codeTooManyPending, werr.Message, nil)
+	case errors.As(err, &werr) && werr.Code == wire.CodeRateLimited:
+		if d, ok := werr.Data.(hub.RateLimitData); ok {
+			w.Header().Set("Retry-After", strconv.Itoa(d.RetryAfterSeconds))
+		}
+		writeError(w, http.StatusTooManyRequests, codeRateLimited, werr.Message, werr.Data)
+	case errors.Is(err, hub.ErrClosed):
+		writeError(w, http.StatusServiceUnavailable, codeUnavailable, err.Error(), nil)
+	default:
+		a.log.Error("elicitation failed", "err", err)
+		writeError(w, http.StatusInternalServerError, "internal", "the bridge failed to hold the request", nil)
+	}
+}
+
+func (a *api) complete(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		ElicitationID string `json:"elicitationId"`
+	}
+	if !decode(w, r, &body) {
+		return
+	}
+	if body.ElicitationID == "" {
+		writeError(w, http.StatusBadRequest, codeBadRequest, `the body needs "elicitationId"`, nil)
+		return
+	}
+	if err := a.h.Complete(r.PathValue("channel"), body.ElicitationID); err != nil {
+		a.hubError(w, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// channelCreated is the body of a 201 from POST /api/v1/channels.
+type channelCreated struct {
+	Channel   string `json:"channel"`
+	Token     string `json:"token"`
+	WidgetURL string `json:"widgetUrl"`
+}
+
+func (a *api) createChannel(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Name string `json:"name"`
+	}
+	if !decodeOptional(w, r, &body) {
+		return
+	}
+	ch, err := a.h.CreateChannel(body.Name)
+	switch {
+	case errors.Is(err, hub.ErrBadChannelName):
+		writeError(w, http.StatusBadRequest, codeBadRequest, err.Error(), nil)
+		return
+	case errors.Is(err, hub.ErrChannelExists):
+		writeError(w, http.StatusConflict, codeConflict, err.Error(), nil)
+		return
+	case err != nil:
+		a.hubError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, channelCreated{Channel: ch.Name, Token: ch.Token, WidgetURL: a.widgetURL(r, ch.Name, ch.Token)})
+}
+
+func (a *api) deleteChannel(w http.ResponseWriter, r *http.Request) {
+	switch err := a.h.DeleteChannel(r.PathValue("channel")); {
+	case errors.Is(err, hub.ErrDefaultChannel):
+		writeError(w, http.StatusConflict, codeConflict, err.Error(), nil)
+	case err != nil:
+		a.hubError(w, err)
+	default:
+		w.WriteHeader(http.StatusNoContent)
+	}
+}
+
+// decode reads a JSON body strictly: one object, known fields only, at
+// most maxBody bytes. On failure it has answered 400 or 413.
+func decode(w http.ResponseWriter, r *http.Request, v any) bool {
+	data, ok := readBody(w, r)
+	if !ok {
+		return false
+	}
+	return decodeData(w, data, v)
+}
+
+// decodeOptional is decode for bodies that may be empty.
+func decodeOptional(w http.ResponseWriter, r *http.Request, v any) bool {
+	data, ok := readBody(w, r)
+	if !ok {
+		return false
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return true
+	}
+	return decodeData(w, data, v)
+}
+
+func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			writeError(w, http.StatusRequestEntityTooLarge, codeBadRequest, fmt.Sprintf("the body is larger than %d bytes", maxBody), nil)
+		} else {
+			writeError(w, http.StatusBadRequest, codeBadRequest, "failed to read the body", nil)
+		}
+		return nil, false
+	}
+	return data, true
+}
+
+func decodeData(w http.ResponseWriter, data []byte, v any) bool {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(v)
+	if err == nil && dec.More() {
+		err = errors.New("trailing data after the JSON object")
+	}
+	if err != nil {
+		writeError(w, http.StatusBadRequest, codeBadRequest, "the body is not the JSON expected: "+err.Error(), nil)
+		return false
+	}
+	return true
+}

@@ -1,0 +1,217 @@
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/formbridge/formbridge/app/wire"
+	"github.com/formbridge/formbridge/server/hub"
+)
+
+// conn is one widget connection. The handler goroutine reads; a writer
+// goroutine runs only while the session has frames queued.
+type conn struct {
+	g      *gateway
+	ws     *websocket.Conn
+	remote string
+	sess   *hub.Session // set before ready
+
+	ready   atomic.Bool // hello answered: the writer may run
+	writing atomic.Bool // a writer goroutine is running
+	ended   atomic.Bool // the connection is over: no more heartbeats
+	hb      *time.Timer
+	bad     int // malformed frames so far; read goroutine only
+}
+
+func (c *conn) serve(ctx context.Context) {
+	defer c.ws.CloseNow()
+	c.ws.SetReadLimit(ReadLimit)
+	if !c.hello(ctx) {
+		return
+	}
+	defer func() {
+		c.ended.Store(true)
+		c.hb.Stop()
+		c.sess.Close()
+	}()
+	c.readLoop(ctx)
+}
+
+// hello reads and checks the first frame, attaches the widget and
+// answers. On any failure it has closed the connection.
+func (c *conn) hello(ctx context.Context) bool {
+	// A timer rather than a read deadline: cancelling a read's context
+	// drops the connection without the -32001 error and close frame.
+	timer := time.AfterFunc(HelloTimeout, func() {
+		c.g.log.Info("widget refused: no hello in time", "remote", c.remote)
+		c.refuse(nil, "no formbridge/hello within 10 seconds")
+	})
+	typ, data, err := c.ws.Read(ctx)
+	if !timer.Stop() || err != nil {
+		return false
+	}
+	var m wire.Message
+	if typ != websocket.MessageText || json.Unmarshal(data, &m) != nil || !m.IsRequest() || m.Method != wire.MethodHello {
+		c.g.log.Info("widget refused: first frame is not hello", "remote", c.remote)
+		c.refuse(m.ID, "the first frame must be a formbridge/hello request")
+		return false
+	}
+	var p wire.HelloParams
+	if err := json.Unmarshal(m.Params, &p); err != nil {
+		c.g.log.Info("widget refused: malformed hello", "remote", c.remote)
+		c.refuse(m.ID, "hello params must be {token, clientInfo, capabilities}")
+		return false
+	}
+	channel, ok := c.g.h.Authenticate(p.Token)
+	if !ok {
+		// Never log the token, not even a wrong one: it may be a real
+		// token of another channel, or one mistyped by a character.
+		c.g.log.Info("widget refused: unknown token", "remote", c.remote, "client", short(p.ClientInfo.Name))
+		c.refuse(m.ID, "unauthorized: unknown token")
+		return false
+	}
+	sess, err := c.g.h.Attach(channel, &hub.AttachOptions{
+		Client:       p.ClientInfo,
+		Capabilities: p.Capabilities,
+		Notify:       c.kick,
+	})
+	if err != nil {
+		c.g.log.Info("widget refused", "remote", c.remote, "channel", channel, "err", err)
+		code, status := wire.CodeTooManyPending, websocket.StatusTryAgainLater
+		if !errors.Is(err, hub.ErrTooManyWidgets) {
+			code, status = wire.CodeUnauthorized, closeStatus(err)
+		}
+		c.send(wire.NewError(m.ID, code, err.Error(), nil))
+		c.ws.Close(status, err.Error())
+		return false
+	}
+	c.sess = sess
+	res, err := wire.NewResult(m.ID, wire.HelloResult{Channel: channel, ServerInfo: c.g.h.ServerInfo(), Pending: sess.Backlog()})
+	if err != nil || c.send(res) != nil {
+		sess.Close()
+		return false
+	}
+	c.g.log.Info("widget connected", "remote", c.remote, "channel", channel,
+		"client", short(p.ClientInfo.Name), "version", short(p.ClientInfo.Version), "pending", sess.Backlog())
+	c.ready.Store(true)
+	c.kick()
+	c.hb = time.AfterFunc(wire.HeartbeatInterval, c.beat)
+	return true
+}
+
+// refuse answers -32001 and closes with 1008 (policy violation), which the
+// widget reads as "stop retrying with this token".
+func (c *conn) refuse(id json.RawMessage, message string) {
+	c.send(wire.NewError(id, wire.CodeUnauthorized, message, nil))
+	c.ws.Close(websocket.StatusPolicyViolation, "unauthorized")
+}
+
+// send writes one message now. Writes are safe from any goroutine.
+func (c *conn) send(m *wire.Message) error {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	return c.write(b)
+}
+
+func (c *conn) write(frame []byte) error {
+	ctx, cancel := context.WithTimeout(context.Background(), WriteTimeout)
+	defer cancel()
+	return c.ws.Write(ctx, websocket.MessageText, frame)
+}
+
+// kick starts the writer if frames wait and none runs. It is the hub's
+// Notify: called with hub locks held, it must not block.
+func (c *conn) kick() {
+	if c.ready.Load() && c.writing.CompareAndSwap(false, true) {
+		go c.drain()
+	}
+}
+
+// drain writes queued frames until the queue is empty, then exits. The
+// frames are shared with other widgets and only read here.
+func (c *conn) drain() {
+	var batch [][]byte
+	var err error
+	for {
+		batch, err = c.sess.Take(batch[:0])
+		for _, f := range batch {
+			if werr := c.write(f); werr != nil {
+				c.ws.CloseNow() // the reader sees it and detaches the session
+				return
+			}
+		}
+		clear(batch)
+		if err != nil {
+			c.end(err)
+			return
+		}
+		c.writing.Store(false)
+		// A frame queued between Take and Store found writing set and
+		// did not start a writer: look again.
+		if !c.sess.Queued() || !c.writing.CompareAndSwap(false, true) {
+			return
+		}
+	}
+}
+
+// end closes the connection because the hub ended the session.
+func (c *conn) end(reason error) {
+	if errors.Is(reason, hub.ErrSlowWidget) {
+		c.g.log.Warn("widget dropped: it does not read fast enough", "remote", c.remote, "channel", c.sess.Channel())
+	}
+	c.ws.Close(closeStatus(reason), reason.Error())
+}
+
+// closeStatus maps why a session ended to a close code the widget acts on:
+// 1001 and 1013 mean "reconnect later", 1008 means "this token is done".
+func closeStatus(reason error) websocket.StatusCode {
+	switch {
+	case errors.Is(reason, hub.ErrClosed):
+		return websocket.StatusGoingAway
+	case errors.Is(reason, hub.ErrSlowWidget):
+		return websocket.StatusTryAgainLater
+	case errors.Is(reason, hub.ErrChannelDeleted), errors.Is(reason, hub.ErrNoChannel):
+		return websocket.StatusPolicyViolation
+	}
+	return websocket.StatusNormalClosure
+}
+
+// beat sends the heartbeat notification (the browser cannot see pings)
+// and a WebSocket ping (for peers that can); a peer that does not pong in
+// time is dropped.
+func (c *conn) beat() {
+	if c.ended.Load() {
+		return
+	}
+	m, _ := wire.NewNotification(wire.MethodHeartbeat, wire.HeartbeatParams{Time: time.Now().UTC().Truncate(time.Second)})
+	if c.send(m) != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), PongTimeout)
+	err := c.ws.Ping(ctx)
+	cancel()
+	if err != nil {
+		c.g.log.Info("widget dropped: no pong", "remote", c.remote)
+		c.ws.CloseNow()
+		return
+	}
+	if !c.ended.Load() {
+		c.hb.Reset(wire.HeartbeatInterval)
+	}
+}
+
+// short bounds a string from a widget before it goes into a log.
+func short(s string) string {
+	const max = 64
+	if len(s) > max {
+		return s[:max] + "…"
+	}
+	return s
+}

@@ -1,0 +1,112 @@
+// Package gateway is the widgets' WebSocket endpoint (wire.Path): it
+// checks the origin before the upgrade, authenticates the hello, attaches
+// the widget to its channel on the hub, and shuttles frames both ways.
+//
+// Each connection costs the goroutine net/http already gives the handler
+// (it reads) and coder/websocket's buffers; a writer goroutine exists only
+// while frames are waiting, and the heartbeat is a timer, not a goroutine.
+package gateway
+
+import (
+	"log/slog"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/formbridge/formbridge/app/wire"
+	"github.com/formbridge/formbridge/server/hub"
+)
+
+// Limits of one connection.
+const (
+	// HelloTimeout is how long a widget has to authenticate.
+	HelloTimeout = 10 * time.Second
+	// ReadLimit bounds one incoming message; beyond it the connection
+	// closes with 1009 (message too big).
+	ReadLimit = 64 << 10
+	// MaxBadFrames is how many malformed or refused frames a connection
+	// may send before it is closed with 1008.
+	MaxBadFrames = 16
+	// WriteTimeout bounds writing one frame; a peer that does not read
+	// for this long is dropped.
+	WriteTimeout = 10 * time.Second
+	// PongTimeout is how long a ping may wait for its pong. With pings at
+	// wire.HeartbeatInterval a dead peer is found within ~30 s.
+	PongTimeout = 20 * time.Second
+)
+
+// Options configure the gateway. The zero value allows same-origin pages only.
+type Options struct {
+	// AllowedOrigins are the origins besides the bridge's own whose pages
+	// may open the WebSocket: host patterns as path.Match reads them
+	// ("chat.example.com", "*.example.com"), or with a scheme
+	// ("https://chat.example.com").
+	AllowedOrigins []string
+	Logger         *slog.Logger
+}
+
+type gateway struct {
+	h      *hub.Hub
+	log    *slog.Logger
+	accept websocket.AcceptOptions
+}
+
+// New returns the handler to serve at wire.Path.
+func New(h *hub.Hub, opts *Options) http.Handler {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	log := o.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &gateway{
+		h:   h,
+		log: log,
+		accept: websocket.AcceptOptions{
+			Subprotocols:   []string{wire.Subprotocol},
+			OriginPatterns: slices.Clone(o.AllowedOrigins),
+			// Frames are small JSON; compression would cost a flate
+			// state per connection for little gain.
+			CompressionMode: websocket.CompressionDisabled,
+		},
+	}
+}
+
+func (g *gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// The token belongs in hello. One found in the URL has leaked into
+	// history and logs already: refuse it so the mistake is noticed.
+	if r.URL.Query().Has("token") {
+		http.Error(w, "send the token in formbridge/hello, never in the URL", http.StatusBadRequest)
+		return
+	}
+	if !offers(r, wire.Subprotocol) {
+		http.Error(w, "this endpoint speaks the WebSocket subprotocol "+wire.Subprotocol, http.StatusBadRequest)
+		return
+	}
+	// Accept refuses a foreign Origin with 403 before the upgrade, so no
+	// data flows to a page that is not allowed (cross-site WebSocket hijacking).
+	ws, err := websocket.Accept(w, r, &g.accept)
+	if err != nil {
+		g.log.Info("WebSocket refused", "remote", r.RemoteAddr, "origin", r.Header.Get("Origin"), "err", err)
+		return
+	}
+	c := &conn{g: g, ws: ws, remote: r.RemoteAddr}
+	c.serve(r.Context())
+}
+
+// offers reports whether the client listed proto in Sec-WebSocket-Protocol.
+func offers(r *http.Request, proto string) bool {
+	for _, v := range r.Header.Values("Sec-WebSocket-Protocol") {
+		for p := range strings.SplitSeq(v, ",") {
+			if strings.TrimSpace(p) == proto {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,112 @@
+package gateway
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/coder/websocket"
+
+	"github.com/formbridge/formbridge/app/wire"
+	"github.com/formbridge/formbridge/server/hub"
+)
+
+// readLoop handles the widget's frames after hello until the connection
+// ends. Malformed frames get a JSON-RPC error; MaxBadFrames of them
+// close the connection.
+func (c *conn) readLoop(ctx context.Context) {
+	for {
+		typ, data, err := c.ws.Read(ctx)
+		if err != nil {
+			return // closed, or too big (coder/websocket closed it with 1009)
+		}
+		if typ != websocket.MessageText {
+			c.fail(nil, wire.CodeInvalidRequest, "frames must be text (JSON-RPC 2.0)")
+		} else {
+			c.handle(data)
+		}
+		if c.bad >= MaxBadFrames {
+			c.g.log.Info("widget dropped: too many bad frames", "remote", c.remote, "channel", c.sess.Channel())
+			c.ws.Close(websocket.StatusPolicyViolation, "too many malformed frames")
+			return
+		}
+	}
+}
+
+// handle acts on one text frame.
+func (c *conn) handle(data []byte) {
+	var m wire.Message
+	if err := json.Unmarshal(data, &m); err != nil {
+		c.fail(nil, wire.CodeParseError, "parse error: the frame is not a JSON object")
+		return
+	}
+	if m.JSONRPC != wire.Version {
+		c.fail(m.ID, wire.CodeInvalidRequest, `jsonrpc must be "2.0"`)
+		return
+	}
+	switch {
+	case m.IsResponse():
+		c.answer(&m)
+	case m.IsRequest() && m.Method == wire.MethodHello:
+		c.fail(m.ID, wire.CodeInvalidRequest, "hello was already answered on this connection")
+	case m.IsRequest():
+		c.fail(m.ID, wire.CodeMethodNotFound, "method not found: "+short(m.Method))
+	case m.IsNotification():
+		// JSON-RPC never answers a notification; none is defined
+		// from widget to bridge, so there is nothing to do.
+	default:
+		c.fail(m.ID, wire.CodeInvalidRequest, "not a JSON-RPC request, notification or response")
+	}
+}
+
+// answer hands the widget's response to an elicitation/create to the hub.
+func (c *conn) answer(m *wire.Message) {
+	id, ok := wire.StringID(m.ID)
+	if !ok {
+		c.fail(m.ID, wire.CodeInvalidRequest, "the id must be the string the bridge sent")
+		return
+	}
+	if m.Error != nil {
+		// The widget could not show the request (a mode it does not
+		// render, say). It stays pending for the other widgets.
+		c.g.log.Info("widget returned an error for a request", "remote", c.remote, "id", short(id), "code", m.Error.Code)
+		return
+	}
+	var res struct {
+		wire.ElicitResult
+		Meta json.RawMessage `json:"_meta"` // MCP allows it on any result; unused
+	}
+	if len(m.Result) == 0 || decodeStrict(m.Result, &res) != nil {
+		c.fail(m.ID, wire.CodeInvalidParams, `the result must be {"action": "accept"|"decline"|"cancel", "content"?: {...}}`)
+		return
+	}
+	var werr *wire.Error
+	switch err := c.sess.Answer(id, res.ElicitResult); {
+	case err == nil:
+	case errors.Is(err, hub.ErrUnknownRequest):
+		// Not abuse: a widget retrying after a bridge restart does this.
+		c.send(wire.NewError(m.ID, wire.CodeUnknownRequest, "no pending request has this id", nil))
+	case errors.As(err, &werr):
+		c.fail(m.ID, werr.Code, werr.Message)
+	}
+}
+
+// decodeStrict decodes JSON refusing unknown fields and trailing data.
+func decodeStrict(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("trailing data")
+	}
+	return nil
+}
+
+// fail answers a bad frame with a JSON-RPC error and counts it.
+func (c *conn) fail(id json.RawMessage, code int, message string) {
+	c.bad++
+	c.send(wire.NewError(id, code, message, nil))
+}
