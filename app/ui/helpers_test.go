@@ -1,0 +1,123 @@
+package ui
+
+import (
+	"testing"
+	"time"
+)
+
+func TestParseFragment(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in   string
+		want link
+	}{
+		{"", link{}},
+		{"#token=abc", link{Token: "abc"}},
+		{"token=abc&bridge=wss%3A%2F%2Fb.example%2Fws", link{Token: "abc", Bridge: "wss://b.example/ws"}},
+		{"#bridge=wss://b.example&token=a%2Bb", link{Token: "a+b", Bridge: "wss://b.example"}},
+		{"#section-2", link{}},
+		{"#token=%zz", link{}},
+	}
+	for _, tt := range tests {
+		if got := parseFragment(tt.in); got != tt.want {
+			t.Errorf("parseFragment(%q) = %+v, want %+v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestAgoAndCountdown(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
+	agos := map[time.Duration]string{
+		10 * time.Second: "just now",
+		90 * time.Second: "1 minute ago",
+		7 * time.Minute:  "7 minutes ago",
+		65 * time.Minute: "1 hour ago",
+		5 * time.Hour:    "5 hours ago",
+	}
+	for d, want := range agos {
+		if got := ago(now, now.Add(-d)); got != want {
+			t.Errorf("ago(%v) = %q, want %q", d, got, want)
+		}
+	}
+	counts := map[time.Duration]string{
+		10 * time.Minute:                  "",
+		5*time.Minute + time.Second:       "",
+		5 * time.Minute:                   "Closes in 5:00",
+		4*time.Minute + 5*time.Second:     "Closes in 4:05",
+		61 * time.Second:                  "Closes in 1:01",
+		42*time.Second + time.Millisecond: "Closes in 43 s",
+		0:                                 "",
+		-time.Second:                      "",
+	}
+	for d, want := range counts {
+		if got := countdown(now, now.Add(d)); got != want {
+			t.Errorf("countdown(%v) = %q, want %q", d, got, want)
+		}
+	}
+	if countdown(now, time.Time{}) != "" {
+		t.Error("countdown without an expiry")
+	}
+}
+
+func TestSplitHost(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, before, host, after string }{
+		{"https://example.com", "https://", "example.com", ""},
+		{"https://login.example.com/a?b#c", "https://", "login.example.com", "/a?b#c"},
+		{"https://user:pw@evil.example:8443/x", "https://user:pw@", "evil.example", ":8443/x"},
+		{"https://[::1]:8080/", "https://", "[::1]", ":8080/"},
+		{"https://a.example/p@q", "https://", "a.example", "/p@q"},
+	}
+	for _, tt := range tests {
+		b, h, a := splitHost(tt.in)
+		if b != tt.before || h != tt.host || a != tt.after {
+			t.Errorf("splitHost(%q) = %q %q %q", tt.in, b, h, a)
+		}
+		if b+h+a != tt.in {
+			t.Errorf("splitHost(%q) loses text", tt.in)
+		}
+	}
+}
+
+func TestQueueOrder(t *testing.T) {
+	t.Parallel()
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	mk := func(id string, min int) *item {
+		it := &item{ID: id, Received: base.Add(time.Hour), Draft: &draft{}}
+		it.Meta.CreatedAt = base.Add(time.Duration(min) * time.Minute)
+		return it
+	}
+	var q queue
+	for _, it := range []*item{mk("c", 3), mk("a", 1), mk("b", 1), mk("d", 0)} {
+		q.add(it)
+	}
+	if _, added := q.add(mk("a", 9)); added {
+		t.Error("a request already held was added again")
+	}
+	var ids string
+	for _, it := range q.items {
+		ids += it.ID
+	}
+	if ids != "dabc" {
+		t.Errorf("order %q, want oldest first with ties in arrival order (dabc)", ids)
+	}
+	if q.after("b").ID != "c" || q.after("c").ID != "b" {
+		t.Error("after() does not pick the neighbour")
+	}
+	q.remove("a")
+	if q.len() != 3 || q.find("a") != nil {
+		t.Error("remove failed")
+	}
+}
+
+func TestRequiredBooleanStartsAsNo(t *testing.T) {
+	t.Parallel()
+	it := newItem("r", 1, formParams(t, "x", `{"type":"object","properties":{"ok":{"type":"boolean"},"maybe":{"type":"boolean"}},"required":["ok"]}`), testMeta, time.Now())
+	if got := it.Draft.Inputs["ok"]; len(got) != 1 || got[0] != "false" {
+		t.Errorf("required boolean starts as %q, want false (an unticked box)", got)
+	}
+	if got := it.Draft.Inputs["maybe"]; len(got) != 0 {
+		t.Errorf("optional boolean starts as %q, want no answer", got)
+	}
+}

@@ -1,0 +1,303 @@
+package ui
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/formbridge/formbridge/app/elicit"
+	"github.com/formbridge/formbridge/app/wire"
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// fakeConn records answers sent to the bridge.
+type fakeConn struct {
+	sent    map[string]wire.ElicitResult
+	offline bool
+}
+
+func (c *fakeConn) Respond(id string, res wire.ElicitResult) error {
+	if c.offline {
+		return errors.New("offline")
+	}
+	if c.sent == nil {
+		c.sent = map[string]wire.ElicitResult{}
+	}
+	c.sent[id] = res
+	return nil
+}
+
+func mountWidget(t *testing.T) (*widget, app.ClientDispatcher, *fakeConn) {
+	t.Helper()
+	w := &widget{}
+	d := app.NewClientTester(w)
+	t.Cleanup(d.Close)
+	c := &fakeConn{}
+	w.conn = c
+	return w, d, c
+}
+
+func show(t *testing.T, w *widget, d app.ClientDispatcher) *node {
+	t.Helper()
+	rerender(w, d)
+	return render(t, w)
+}
+
+func metaAt(minute int) wire.RequestMeta {
+	m := testMeta
+	m.CreatedAt = m.CreatedAt.Add(time.Duration(minute) * time.Minute)
+	m.ExpiresAt = m.CreatedAt.Add(10 * time.Minute)
+	return m
+}
+
+const shortSchema = `{"type":"object","properties":{"name":{"type":"string","maxLength":20}},"required":["name"]}`
+
+func TestWidgetEmptyState(t *testing.T) {
+	w, d, _ := mountWidget(t)
+	page := show(t, w, d)
+	root := page.mustFind(t, "div[class=fb-widget]")
+	if root.attrs["data-connection"] != "connecting" {
+		t.Errorf("data-connection=%q before any event", root.attrs["data-connection"])
+	}
+	if !strings.Contains(page.textContent(), "Nothing to answer right now") {
+		t.Errorf("empty state missing: %q", page.textContent())
+	}
+	w.onConnectionChange(connOnline)
+	page = show(t, w, d)
+	if page.mustFind(t, "div[class=fb-widget]").attrs["data-connection"] != "online" {
+		t.Error("data-connection does not follow the connection")
+	}
+	if !strings.Contains(page.mustFind(t, "p[class=fb-conn]").textContent(), "Connected") {
+		t.Error("the connection state is not said in words")
+	}
+}
+
+func TestWidgetNoLink(t *testing.T) {
+	w, d, _ := mountWidget(t)
+	w.noLink = true
+	w.state = connOffline
+	page := show(t, w, d)
+	if !strings.Contains(page.textContent(), "no access key") {
+		t.Errorf("no message for a link without a token: %q", page.textContent())
+	}
+}
+
+func TestWidgetQueue(t *testing.T) {
+	w, d, _ := mountWidget(t)
+	ctx := d.Context()
+	w.onRequest(ctx, "late", formParams(t, "Second question", shortSchema), metaAt(5))
+	w.onRequest(ctx, "early", formParams(t, "First question\nwith details", shortSchema), metaAt(0))
+	w.onRequest(ctx, "late", formParams(t, "Second question", shortSchema), metaAt(5)) // repeated after a reconnect
+
+	page := show(t, w, d)
+	if got := len(page.findAll("form")); got != 1 {
+		t.Fatalf("%d forms shown, want the one open request", got)
+	}
+	page.mustFind(t, "form[data-elicitation-id=late]") // the first to arrive stays open
+	list := page.mustFind(t, "nav")
+	if !strings.Contains(list.textContent(), "2 requests waiting") {
+		t.Errorf("queue heading: %q", list.textContent())
+	}
+	items := list.findAll("button")
+	if len(items) != 2 || items[0].attrs["data-request-id"] != "early" || items[1].attrs["data-request-id"] != "late" {
+		t.Fatalf("queue is not oldest first: %v", items)
+	}
+	if !strings.Contains(items[0].textContent(), "First question") || strings.Contains(items[0].textContent(), "with details") {
+		t.Errorf("queue line shows %q, want the message's first line", items[0].textContent())
+	}
+	if items[1].attrs["aria-current"] != "true" {
+		t.Error("the open request is not marked current")
+	}
+
+	w.selectRequest("early")
+	page = show(t, w, d)
+	page.mustFind(t, "form[data-elicitation-id=early]")
+
+	// Another window answered: it leaves with a reason, the next opens.
+	w.onSettled(ctx, &wire.SettledParams{RequestID: "early", Outcome: wire.OutcomeAnsweredElsewhere})
+	page = show(t, w, d)
+	if page.find("nav") != nil {
+		t.Error("the list stays with one request left")
+	}
+	page.mustFind(t, "form[data-elicitation-id=late]")
+	n := page.mustFind(t, "[data-outcome=answered-elsewhere]")
+	if !strings.Contains(n.textContent(), "another window") {
+		t.Errorf("notice reads %q", n.textContent())
+	}
+}
+
+func TestWidgetAnswerAndOutcomes(t *testing.T) {
+	for _, tt := range []struct {
+		action, outcome, says string
+	}{
+		{"accept", wire.OutcomeAnswered, "Sent to Deploy Bot."},
+		{"decline", wire.OutcomeAnswered, "You declined."},
+		{"cancel", wire.OutcomeAnswered, "Closed without an answer."},
+		{"", wire.OutcomeExpired, "expired before it was answered"},
+		{"", wire.OutcomeCancelled, "Deploy Bot withdrew this request."},
+	} {
+		t.Run(tt.action+tt.outcome, func(t *testing.T) {
+			w, d, c := mountWidget(t)
+			ctx := d.Context()
+			w.onRequest(ctx, "r1", formParams(t, "Name?", shortSchema), testMeta)
+			it := w.queue.find("r1")
+			ctx.SessionStorage().Set(draftKey("r1"), it.Draft)
+			if tt.action != "" {
+				w.answer(it, wire.ElicitResult{Action: tt.action})
+				if c.sent["r1"].Action != tt.action {
+					t.Fatalf("bridge got %+v", c.sent["r1"])
+				}
+			}
+			w.onSettled(ctx, &wire.SettledParams{RequestID: "r1", Outcome: tt.outcome})
+			page := show(t, w, d)
+			if page.find("form") != nil {
+				t.Error("a settled request is still shown")
+			}
+			n := page.mustFind(t, "[data-outcome="+tt.outcome+"]")
+			if !strings.Contains(n.textContent(), tt.says) {
+				t.Errorf("notice %q, want %q", n.textContent(), tt.says)
+			}
+			var left draft
+			ctx.SessionStorage().Get(draftKey("r1"), &left)
+			if left.Inputs != nil {
+				t.Error("the draft stays in session storage after the request settled")
+			}
+		})
+	}
+}
+
+func TestWidgetOfflineAnswerStays(t *testing.T) {
+	w, d, c := mountWidget(t)
+	c.offline = true
+	w.onRequest(d.Context(), "r1", formParams(t, "Name?", shortSchema), testMeta)
+	it := w.queue.find("r1")
+	w.answer(it, wire.ElicitResult{Action: "decline"})
+	if it.Draft.Sent != "" || it.Draft.SendError == "" {
+		t.Fatalf("offline answer: sent=%q error=%q", it.Draft.Sent, it.Draft.SendError)
+	}
+	page := show(t, w, d)
+	page.mustFind(t, "form[data-elicitation-id=r1]")
+}
+
+func TestWidgetRejected(t *testing.T) {
+	w, d, _ := mountWidget(t)
+	ctx := d.Context()
+	w.onRequest(ctx, "r1", formParams(t, "Name?", shortSchema), testMeta)
+	w.answer(w.queue.find("r1"), wire.ElicitResult{Action: "accept", Content: map[string]any{"name": "x"}})
+	w.onSettled(ctx, &wire.SettledParams{RequestID: "r1", Outcome: wire.OutcomeRejected,
+		Errors: []elicit.FieldError{{Field: "name", Code: "pattern", Message: "Use your full name"}}})
+	page := show(t, w, d)
+	f := page.mustFind(t, "[data-field=name]")
+	if !strings.Contains(f.textContent(), "Use your full name") {
+		t.Errorf("rejection not shown: %q", f.textContent())
+	}
+	if page.mustFind(t, "button[data-action=accept]").on("disabled") {
+		t.Error("Send stays disabled after a rejection")
+	}
+}
+
+func TestWidgetDraftSurvivesReload(t *testing.T) {
+	w, d, _ := mountWidget(t)
+	ctx := d.Context()
+	saved := &draft{}
+	saved.set("name", "typed before reload")
+	ctx.SessionStorage().Set(draftKey("r1"), saved)
+	w.onRequest(ctx, "r1", formParams(t, "Name?", shortSchema), testMeta)
+	page := show(t, w, d)
+	if got := page.mustFind(t, "[data-field=name]").mustFind(t, "input").attrs["value"]; got != "typed before reload" {
+		t.Errorf("restored value = %q", got)
+	}
+}
+
+func TestWidgetResyncAfterReconnect(t *testing.T) {
+	w, d, _ := mountWidget(t)
+	ctx := d.Context()
+	w.onRequest(ctx, "kept", formParams(t, "A", shortSchema), metaAt(0))
+	w.onRequest(ctx, "gone", formParams(t, "B", shortSchema), metaAt(1))
+	w.queue.find("kept").Draft.set("name", "half typed")
+
+	w.onHello(ctx, &wire.HelloResult{Pending: 1})
+	w.onRequest(ctx, "kept", formParams(t, "A", shortSchema), metaAt(0))
+
+	if w.queue.len() != 1 || w.queue.find("kept") == nil {
+		t.Fatalf("queue after resync: %d items", w.queue.len())
+	}
+	if got := w.queue.find("kept").Draft.value("name"); got != "half typed" {
+		t.Errorf("typed value lost across the reconnect: %q", got)
+	}
+	page := show(t, w, d)
+	page.mustFind(t, "[data-outcome=gone]")
+}
+
+func TestWidgetURLMode(t *testing.T) {
+	w, d, c := mountWidget(t)
+	ctx := d.Context()
+	params := wire.ElicitParams{Mode: "url", Message: "Sign in to continue", ElicitationID: "e1", URL: "https://login.example.com/auth?x=1"}
+	w.onRequest(ctx, "u1", params, testMeta)
+	page := show(t, w, d)
+	card := page.mustFind(t, "form[data-elicitation-id=u1]")
+	u := card.mustFind(t, "[data-url]")
+	if u.attrs["data-url"] != params.URL || u.textContent() != params.URL {
+		t.Errorf("data-url=%q text=%q, want the full URL", u.attrs["data-url"], u.textContent())
+	}
+	if got := u.mustFind(t, "strong").textContent(); got != "example.com" {
+		t.Errorf("highlighted %q, want the domain", got)
+	}
+	if card.find("a") != nil {
+		t.Error("the URL became a link")
+	}
+	card.mustFind(t, "button[data-action=open]")
+	if len(c.sent) != 0 {
+		t.Fatal("answered before the person clicked")
+	}
+
+	// Click Open: accept is sent, then the card waits for the other tab.
+	uc := &urlCard{Item: w.queue.find("u1"), Answer: w}
+	uc.onOpen(ctx, app.Event{Value: app.Undefined()})
+	if c.sent["u1"].Action != "accept" {
+		t.Fatalf("open sent %+v, want accept", c.sent["u1"])
+	}
+	w.onSettled(ctx, &wire.SettledParams{RequestID: "u1", Outcome: wire.OutcomeAnswered})
+	page = show(t, w, d)
+	n := page.mustFind(t, "[data-outcome=waiting]")
+	if !strings.Contains(n.textContent(), "Waiting for you to finish in the other tab") {
+		t.Errorf("waiting notice: %q", n.textContent())
+	}
+	n.mustFind(t, "button[data-action=done]")
+
+	w.onComplete(&wire.CompleteParams{ElicitationID: "other"}) // unknown: ignored
+	page = show(t, w, d)
+	page.mustFind(t, "[data-outcome=waiting]")
+	w.onComplete(&wire.CompleteParams{ElicitationID: "e1"})
+	page = show(t, w, d)
+	page.mustFind(t, "[data-outcome=completed]")
+}
+
+func TestWidgetURLRefused(t *testing.T) {
+	w, d, _ := mountWidget(t)
+	w.onRequest(d.Context(), "u1", wire.ElicitParams{Mode: "url", Message: "Go", ElicitationID: "e1", URL: "javascript:alert(1)"}, testMeta)
+	page := show(t, w, d)
+	card := page.mustFind(t, "form[data-elicitation-id=u1]")
+	if card.find("button[data-action=open]") != nil {
+		t.Error("a refused link can still be opened")
+	}
+	card.mustFind(t, "button[data-action=decline]")
+	card.mustFind(t, "button[data-action=cancel]")
+	if !strings.Contains(card.textContent(), "cannot be opened safely") {
+		t.Errorf("no reason shown: %q", card.textContent())
+	}
+}
+
+func TestWidgetURLWarnings(t *testing.T) {
+	w, d, _ := mountWidget(t)
+	w.onRequest(d.Context(), "u1", wire.ElicitParams{Mode: "url", Message: "Go", ElicitationID: "e1", URL: "https://user@192.168.0.1:8080/x"}, testMeta)
+	page := show(t, w, d)
+	ws := page.findAll("li[data-warning]")
+	if len(ws) < 2 {
+		t.Fatalf("%d warnings for an IP URL with user@ and a port", len(ws))
+	}
+	if got := page.mustFind(t, "[data-url]").mustFind(t, "strong").textContent(); got != "192.168.0.1" {
+		t.Errorf("highlighted host %q", got)
+	}
+}
