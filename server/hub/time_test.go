@@ -1,0 +1,170 @@
+package hub_test
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/formbridge/formbridge/app/wire"
+	"github.com/formbridge/formbridge/server/hub"
+)
+
+// done reports whether the call returned, once every goroutine of the
+// bubble is blocked.
+func (c *call) returned() bool {
+	synctest.Wait()
+	select {
+	case <-c.done:
+		return true
+	default:
+		return false
+	}
+}
+
+func TestExpiry(t *testing.T) {
+	tests := []struct {
+		name  string
+		opts  *hub.ElicitOptions
+		after time.Duration
+	}{
+		{"hub default", nil, hub.DefaultTimeout},
+		{"per request", &hub.ElicitOptions{Timeout: 30 * time.Second}, 30 * time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				h := hub.New(nil)
+				defer h.Close()
+				w := attach(t, h, "default", false)
+				call := elicitAsync(t.Context(), h, "default", nameForm, tt.opts)
+				id, p := w.request()
+				meta, _ := p.RequestMeta()
+				if got := meta.ExpiresAt.Sub(meta.CreatedAt); got != tt.after {
+					t.Errorf("expiresAt is %v after createdAt; want %v", got, tt.after)
+				}
+				time.Sleep(tt.after - time.Millisecond)
+				if call.returned() {
+					t.Fatal("expired early")
+				}
+				time.Sleep(time.Millisecond)
+				if !call.returned() {
+					t.Fatal("did not expire")
+				}
+				if call.err != nil || call.res.Action != wire.ActionCancel || call.res.Content != nil {
+					t.Errorf("result %+v, %v; want a bare cancel", call.res, call.err)
+				}
+				if got := w.settled(); got.Outcome != wire.OutcomeExpired || got.RequestID != id {
+					t.Errorf("widget heard %+v; want expired", got)
+				}
+				// An answer after expiry changes nothing and says why.
+				w.s.Answer(id, wire.ElicitResult{Action: wire.ActionAccept, Content: map[string]any{"name": "Ada"}})
+				if got := w.settled(); got.Outcome != wire.OutcomeExpired {
+					t.Errorf("late answer heard %q; want expired", got.Outcome)
+				}
+			})
+		})
+	}
+}
+
+// Close settles every pending caller as cancel at once, tells the widgets,
+// and ends their sessions.
+func TestCloseSettlesAll(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := hub.New(nil)
+		other, _ := h.CreateChannel("other")
+		w := attach(t, h, "default", false)
+		calls := []*call{
+			elicitAsync(t.Context(), h, "default", nameForm, nil),
+			elicitAsync(t.Context(), h, "default", nameForm, nil),
+			elicitAsync(t.Context(), h, other.Name, nameForm, nil),
+		}
+		synctest.Wait()
+		h.Close()
+		for i, c := range calls {
+			if !c.returned() {
+				t.Fatalf("call %d still blocked after Close", i)
+			}
+			if c.err != nil || c.res.Action != wire.ActionCancel {
+				t.Errorf("call %d: %+v, %v; want cancel", i, c.res, c.err)
+			}
+		}
+		w.request()
+		w.request()
+		for range 2 {
+			if got := w.settled(); got.Outcome != wire.OutcomeCancelled {
+				t.Errorf("widget heard %q; want cancelled", got.Outcome)
+			}
+		}
+		if _, err := w.s.Take(nil); !errors.Is(err, hub.ErrClosed) {
+			t.Errorf("session ended with %v; want ErrClosed", err)
+		}
+		res, err := h.Elicit(t.Context(), "default", requester, json.RawMessage(nameForm), nil)
+		if err != nil || res.Action != wire.ActionCancel {
+			t.Errorf("Elicit after Close: %+v, %v; want cancel", res, err)
+		}
+		if _, ok := h.Authenticate(h.DefaultToken()); ok {
+			t.Error("a closed hub still lets widgets in")
+		}
+	})
+}
+
+func TestPendingLimit(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := hub.New(&hub.Options{MaxPending: 2})
+		defer h.Close()
+		w := attach(t, h, "default", false)
+		elicitAsync(t.Context(), h, "default", nameForm, nil)
+		elicitAsync(t.Context(), h, "default", nameForm, nil)
+		synctest.Wait()
+		_, err := h.Elicit(t.Context(), "default", requester, json.RawMessage(nameForm), nil)
+		var werr *wire.Error
+		if !errors.As(err, &werr) || werr.Code != wire.CodeTooManyPending {
+			t.Fatalf("third request: %v; want -32000", err)
+		}
+		// Another channel has its own limit.
+		other, _ := h.CreateChannel("other")
+		c := elicitAsync(t.Context(), h, other.Name, nameForm, nil)
+		if c.returned() {
+			t.Errorf("the other channel refused: %v", c.err)
+		}
+		// Settling one frees a place.
+		id, _ := w.request()
+		w.s.Answer(id, wire.ElicitResult{Action: wire.ActionDecline})
+		c = elicitAsync(t.Context(), h, "default", nameForm, nil)
+		if c.returned() {
+			t.Errorf("refused after a place was freed: %v", c.err)
+		}
+	})
+}
+
+func TestRateLimit(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := hub.New(&hub.Options{RatePerMinute: 3})
+		defer h.Close()
+		w := attach(t, h, "default", false)
+		decline := func() {
+			id, _ := w.request()
+			w.s.Answer(id, wire.ElicitResult{Action: wire.ActionDecline})
+			w.settled()
+		}
+		for range 3 {
+			elicitAsync(t.Context(), h, "default", nameForm, nil)
+			decline()
+		}
+		_, err := h.Elicit(t.Context(), "default", requester, json.RawMessage(nameForm), nil)
+		var werr *wire.Error
+		if !errors.As(err, &werr) || werr.Code != wire.CodeRateLimited {
+			t.Fatalf("fourth request in a minute: %v; want -32002", err)
+		}
+		if d, ok := werr.Data.(hub.RateLimitData); !ok || d.RetryAfterSeconds < 1 || d.RetryAfterSeconds > 21 {
+			t.Errorf("data %#v; want a retry after about 20 s", werr.Data)
+		}
+		time.Sleep(20 * time.Second) // a third of a minute refills one request
+		c := elicitAsync(t.Context(), h, "default", nameForm, nil)
+		if c.returned() {
+			t.Errorf("still limited after the refill: %v", c.err)
+		}
+	})
+}
