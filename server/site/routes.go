@@ -1,6 +1,10 @@
 package site
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/formbridge/formbridge/app/ui"
+)
 
 var routesOnce sync.Once
 
@@ -8,7 +12,5 @@ var routesOnce sync.Once
 // go-app renders a route's page on the server too, and answers 404 for
 // paths without one.
 func registerRoutes() {
-	routesOnce.Do(func() {
-		// ui.Register() goes here once app/ui is in the tree.
-	})
+	routesOnce.Do(ui.Register)
 }
