@@ -81,6 +81,9 @@ type treeReader struct {
 	dec   *json.Decoder
 	probs *[]Problem
 	segs  []string // JSON Pointer segments of the value being read
+	// root is how many of segs lead to the schema's root: depth is
+	// counted from there, so a schema is as deep alone as in a request.
+	root int
 }
 
 func newTreeReader(r io.Reader, probs *[]Problem) *treeReader {
@@ -123,7 +126,7 @@ func (t *treeReader) fromToken(tok json.Token) (jvalue, error) {
 	case string:
 		return jvalue{kind: jString, s: x}, nil
 	case json.Delim:
-		if len(t.segs) >= maxDepth {
+		if len(t.segs)-t.root >= maxDepth {
 			return jvalue{}, errTooDeep
 		}
 		switch x {

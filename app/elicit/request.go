@@ -145,9 +145,9 @@ func readParams(params []byte, probs *[]Problem) (top jvalue, schema *jvalue, sc
 			continue
 		case "requestedSchema":
 			start := tr.dec.InputOffset()
-			tr.segs = append(tr.segs[:0], key)
+			tr.segs, tr.root = append(tr.segs[:0], key), 1
 			sv, err = tr.value()
-			tr.segs = tr.segs[:0]
+			tr.segs, tr.root = tr.segs[:0], 0
 			if err != nil {
 				return top, nil, 0, err
 			}
