@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 
@@ -14,6 +15,9 @@ import (
 // another requester). requestedSchema is carried as raw JSON text, so the
 // order of its properties survives.
 func encodeCreate(id string, params json.RawMessage, meta wire.RequestMeta) ([]byte, error) {
+	if frame, ok := spliceCreate(id, params, meta); ok {
+		return frame, nil
+	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(params, &top); err != nil || top == nil {
 		return nil, errors.New("the params must be a JSON object")
@@ -36,6 +40,36 @@ func encodeCreate(id string, params json.RawMessage, meta wire.RequestMeta) ([]b
 		return nil, err
 	}
 	return json.Marshal(msg)
+}
+
+// spliceCreate is encodeCreate's fast path for the usual params without
+// _meta: it writes _meta in front of the server's members instead of
+// decoding and encoding them again. Params that mention _meta, or use \u
+// escapes (a key could spell _meta that way), take the slow path, so the
+// bridge's _meta is always the only one. params must be a JSON object
+// (ParseRequest checked it).
+func spliceCreate(id string, params json.RawMessage, meta wire.RequestMeta) ([]byte, bool) {
+	p := bytes.TrimSpace(params)
+	if len(p) < 2 || p[0] != '{' || bytes.Contains(p, []byte(`"_meta"`)) || bytes.Contains(p, []byte(`\u`)) {
+		return nil, false
+	}
+	idJSON, err1 := json.Marshal(id)
+	metaJSON, err2 := json.Marshal(meta)
+	if err1 != nil || err2 != nil {
+		return nil, false
+	}
+	rest := bytes.TrimSpace(p[1:])
+	b := make([]byte, 0, len(p)+len(metaJSON)+128)
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, idJSON...)
+	b = append(b, `,"method":"`+wire.MethodElicit+`","params":{"_meta":{"`+wire.MetaKey+`":`...)
+	b = append(b, metaJSON...)
+	b = append(b, '}')
+	if rest[0] != '}' {
+		b = append(b, ',')
+	}
+	b = append(b, rest...)
+	return append(b, '}'), true
 }
 
 // settledFrame encodes notifications/formbridge/settled.

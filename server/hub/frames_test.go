@@ -1,0 +1,72 @@
+package hub
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/formbridge/formbridge/app/wire"
+)
+
+// The fast and the slow encoding of elicitation/create agree, and only
+// the bridge's RequestMeta survives under its key.
+func TestEncodeCreate(t *testing.T) {
+	meta := wire.RequestMeta{Requester: wire.Implementation{Name: "srv"}, CreatedAt: time.Unix(0, 0).UTC(), ExpiresAt: time.Unix(60, 0).UTC()}
+	tests := []struct {
+		name, params string
+		fast         bool
+	}{
+		{"plain", `{"message":"m","requestedSchema":{"type":"object","properties":{"b":{"type":"string"},"a":{"type":"string"}}}}`, true},
+		{"spaces", " {\n \"message\" : \"m\" }\n", true},
+		{"empty", `{}`, true},
+		{"server meta", `{"message":"m","_meta":{"x":1,"formbridge/request":{"requester":{"name":"spoof"}}}}`, false},
+		{"escaped key", `{"message":"m","\u005fmeta":{"formbridge/request":{"requester":{"name":"spoof"}}}}`, false},
+		{"null meta", `{"message":"m","_meta":null}`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			frame, err := encodeCreate("r-1", json.RawMessage(tt.params), meta)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, fast := spliceCreate("r-1", json.RawMessage(tt.params), meta); fast != tt.fast {
+				t.Errorf("fast path taken: %v; want %v", fast, tt.fast)
+			}
+			var m wire.Message
+			if err := json.Unmarshal(frame, &m); err != nil {
+				t.Fatalf("frame is not JSON: %v: %s", err, frame)
+			}
+			var p wire.ElicitParams
+			if err := json.Unmarshal(m.Params, &p); err != nil {
+				t.Fatal(err)
+			}
+			got, ok := p.RequestMeta()
+			if !ok {
+				t.Fatalf("no request meta in %s", frame)
+			}
+			if diff := cmp.Diff(meta, got); diff != "" {
+				t.Errorf("meta (-want +got):\n%s", diff)
+			}
+			var orig, sent map[string]json.RawMessage
+			json.Unmarshal([]byte(tt.params), &orig)
+			json.Unmarshal(m.Params, &sent)
+			for k, v := range orig {
+				if k == "_meta" {
+					continue
+				}
+				if !jsonEqual(v, sent[k]) {
+					t.Errorf("%s changed: %s -> %s", k, v, sent[k])
+				}
+			}
+		})
+	}
+}
+
+func jsonEqual(a, b json.RawMessage) bool {
+	var x, y any
+	json.Unmarshal(a, &x)
+	json.Unmarshal(b, &y)
+	return cmp.Equal(x, y)
+}
