@@ -1,0 +1,29 @@
+// Package elicit is formbridge's model of an MCP elicitation: what form a
+// person sees for a requestedSchema, and exactly what is sent back.
+//
+// It has no UI and no transport, and imports the standard library only,
+// because both sides use it: the widget (compiled to WebAssembly) to
+// render a form and check answers as the person types, and the bridge to
+// refuse bad schemas and never forward an invalid answer.
+//
+// The flow of one form:
+//
+//   - [ParseRequest] (or [Parse] for the schema alone) turns the JSON into
+//     a [Form] whose fields keep the order of the JSON text. A schema that
+//     cannot be shown honestly is a [*SchemaError] listing every problem
+//     with its JSON Pointer; the bridge answers it with JSON-RPC -32602.
+//   - [Form.Initial] gives the inputs to prefill from the schema's
+//     defaults (SEP-1034); [Form.Sensitive] flags fields that look like
+//     they ask for a password, key or card number, so the widget can warn.
+//   - [Form.Collect] turns what the person typed into typed content, or
+//     into [FieldError]s with stable codes and plain-English messages.
+//   - [Form.Validate] checks content from anywhere (the bridge runs it on
+//     every answer a widget sends).
+//
+// URL-mode links are checked by [CheckURL]: only https (and http to this
+// machine) may be opened, and misleading hosts get warnings.
+//
+// Limits ([MaxSchemaBytes], [MaxProperties], [MaxOptions], [MaxTextRunes])
+// bound what a server may ask, so a form stays something a person can
+// answer and the bridge never holds unbounded input.
+package elicit

@@ -1,0 +1,143 @@
+package elicit
+
+import (
+	"testing"
+	"time"
+)
+
+func TestHumanize(t *testing.T) {
+	t.Parallel()
+	tests := map[string]string{
+		"firstName":    "First name",
+		"first_name":   "First name",
+		"userID":       "User ID",
+		"HTTPServer":   "HTTP server",
+		"address2":     "Address 2",
+		"api-key":      "Api key",
+		"already Nice": "Already nice",
+		"email":        "Email",
+		"__":           "__",
+		"":             "",
+		"ÉtéDate":      "Été date",
+	}
+	for in, want := range tests {
+		t.Run(in, func(t *testing.T) {
+			t.Parallel()
+			if got := Humanize(in); got != want {
+				t.Errorf("Humanize(%q) = %q, want %q", in, got, want)
+			}
+		})
+	}
+}
+
+func TestLocalDateTime(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		value  string
+		offset time.Duration
+		want   string // "" = error
+	}{
+		{"2026-12-02T10:30", time.Hour, "2026-12-02T10:30:00+01:00"},
+		{"2026-12-02T10:30", 0, "2026-12-02T10:30:00Z"},
+		{"2026-12-02T10:30:15", -(5*time.Hour + 30*time.Minute), "2026-12-02T10:30:15-05:30"},
+		{"2026-12-02T10:30:15.250", 9 * time.Hour, "2026-12-02T10:30:15.25+09:00"},
+		{"2026-12-02 10:30", 0, "2026-12-02T10:30:00Z"},
+		{"2026-12-02T10:30", time.Hour + 30*time.Second, "2026-12-02T10:30:00+01:00"},
+		{"2026-02-30T10:30", 0, ""},
+		{"2026-12-02", 0, ""},
+		{"2026-12-02T25:00", 0, ""},
+		{"2026-12-02T10:30+01:00", 0, ""},
+		{"2026-12-02T10:30", 24 * time.Hour, ""},
+		{"", 0, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.value, func(t *testing.T) {
+			t.Parallel()
+			got, err := LocalDateTime(tt.value, tt.offset)
+			if tt.want == "" {
+				if err == nil {
+					t.Errorf("LocalDateTime(%q, %v) = %q, want an error", tt.value, tt.offset, got)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Errorf("LocalDateTime(%q, %v) = %q, %v; want %q", tt.value, tt.offset, got, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestFormats(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		format Format
+		value  string
+		ok     bool
+	}{
+		{FormatEmail, "name@example.com", true},
+		{FormatEmail, "first.last+tag@sub.example.co.uk", true},
+		{FormatEmail, "user@localhost", true},
+		{FormatEmail, "josé@exämple.com", true},
+		{FormatEmail, "name@", false},
+		{FormatEmail, "@example.com", false},
+		{FormatEmail, "a..b@example.com", false},
+		{FormatEmail, "a b@example.com", false},
+		{FormatEmail, "Ann <a@example.com>", false},
+		{FormatEmail, "a@-example.com", false},
+		{FormatEmail, "a@example..com", false},
+		{FormatURI, "https://example.com/a?b#c", true},
+		{FormatURI, "mailto:a@example.com", true},
+		{FormatURI, "urn:isbn:0451450523", true},
+		{FormatURI, "example.com", false},
+		{FormatURI, "/relative/path", false},
+		{FormatURI, "https://", false},
+		{FormatURI, "https://exa mple.com", false},
+		{FormatURI, "1http://example.com", false},
+		{FormatDate, "2024-02-29", true},
+		{FormatDate, "2025-02-29", false},
+		{FormatDate, "2026-1-5", false},
+		{FormatDate, "2026-01-05T00:00:00Z", false},
+		{FormatDateTime, "2026-12-02T10:30:00Z", true},
+		{FormatDateTime, "2026-12-02t10:30:00.123z", true},
+		{FormatDateTime, "2026-12-02T10:30:00-07:00", true},
+		{FormatDateTime, "2026-12-02T10:30:00", false},
+		{FormatDateTime, "2026-12-02 10:30:00Z", false},
+		{FormatDateTime, "2026-12-02T10:30Z", false},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.format)+" "+tt.value, func(t *testing.T) {
+			t.Parallel()
+			if got := validFormat(tt.format, tt.value); got != tt.ok {
+				t.Errorf("valid = %v, want %v", got, tt.ok)
+			}
+		})
+	}
+}
+
+func TestMessages(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		schema, code, want string
+	}{
+		{`{"type":"integer","minimum":1,"maximum":100}`, CodeTooLarge, "Enter a whole number between 1 and 100"},
+		{`{"type":"number","minimum":0.5}`, CodeTooSmall, "Enter a number of 0.5 or more"},
+		{`{"type":"number","maximum":1e21}`, CodeTooLarge, "Enter a number of 1000000000000000000000 or less"},
+		{`{"type":"integer"}`, CodeNotInteger, "Enter a whole number"},
+		{`{"type":"string","format":"email"}`, CodeFormat, "Enter an email address, like name@example.com"},
+		{`{"type":"string","minLength":1,"maxLength":1}`, CodeTooLong, "Enter exactly 1 character"},
+		{`{"type":"string","minLength":2,"maxLength":8}`, CodeTooShort, "Enter between 2 and 8 characters"},
+		{`{"type":"array","items":{"enum":["a","b"]},"minItems":2}`, CodeRequired, "Choose at least 2"},
+		{`{"type":"array","items":{"enum":["a","b"]}}`, CodeRequired, "Choose at least one"},
+		{`{"type":"string","enum":["a"]}`, CodeRequired, "Choose one of the options"},
+		{`{"type":"boolean"}`, CodeNotAnOption, "Choose yes or no"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.want, func(t *testing.T) {
+			t.Parallel()
+			f := mustParse(t, `{"type":"object","properties":{"f":`+tt.schema+`}}`).Fields[0]
+			if got := f.message(tt.code); got != tt.want {
+				t.Errorf("message(%s) = %q, want %q", tt.code, got, tt.want)
+			}
+		})
+	}
+}
