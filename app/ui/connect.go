@@ -28,6 +28,7 @@ func (w *widget) connect(ctx app.Context) {
 		w.state = connOffline
 		return
 	}
+	w.token = l.Token
 	c := client.New(client.Options{
 		URL:        client.BridgeURL(pageURL, l.Bridge),
 		Token:      l.Token,
