@@ -61,3 +61,26 @@ func withOffset(local time.Time, offset time.Duration) (string, error) {
 	t := time.Date(local.Year(), local.Month(), local.Day(), local.Hour(), local.Minute(), local.Second(), local.Nanosecond(), zone)
 	return t.Format(time.RFC3339Nano), nil
 }
+
+// DateTimeLocalValue is the inverse of LocalDateTime: it writes an RFC
+// 3339 date-time (a date-time default, say) as the value of an HTML
+// datetime-local control for a person at offset, e.g.
+// ("2026-12-02T09:30:00Z", 1h) → "2026-12-02T10:30". A datetime-local
+// control refuses a value with an offset and shows nothing, which would
+// silently drop the default. Seconds are written only when not zero.
+func DateTimeLocalValue(rfc3339 string, offset time.Duration) (string, error) {
+	t, err := parseRFC3339(rfc3339)
+	if err != nil {
+		return "", fmt.Errorf("failed to read %q as a date and time: %w", rfc3339, err)
+	}
+	offset = offset.Truncate(time.Minute)
+	if offset > maxOffset || offset < -maxOffset {
+		return "", fmt.Errorf("failed to apply UTC offset %v: it must be less than 24 hours", offset)
+	}
+	local := t.In(time.FixedZone("", int(offset/time.Second)))
+	layout := localLayouts[0]
+	if local.Second() != 0 || local.Nanosecond() != 0 {
+		layout = localLayouts[2]
+	}
+	return local.Format(layout), nil
+}

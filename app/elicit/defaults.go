@@ -35,6 +35,8 @@ func (f *Form) Defaults() map[string]any {
 // browser's controls would hold them, so that Collect(Initial()) gives
 // Defaults(). A date-time default is given as written (RFC 3339 with
 // its offset); Collect takes that form as well as a datetime-local value.
+// A widget that shows a datetime-local control converts it for display
+// with DateTimeLocalValue, or the control would show it empty.
 func (f *Form) Initial() Inputs {
 	in := Inputs{}
 	if f == nil {

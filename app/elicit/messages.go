@@ -1,6 +1,7 @@
 package elicit
 
 import (
+	"math"
 	"strconv"
 )
 
@@ -78,22 +79,39 @@ func formatMessage(fm Format) string {
 	return "This is not in the expected format"
 }
 
-// numberMessage: "Enter a whole number between 1 and 100".
+// numberMessage: "Enter a whole number between 1 and 100". An integer's
+// bounds are rounded inward (minimum 0.5 reads "1 or more"), since
+// those are the whole numbers a person can actually type.
 func (f *Field) numberMessage() string {
 	noun := "a number"
+	var lo, hi *float64
+	if f.Minimum != nil {
+		x := *f.Minimum
+		lo = &x
+	}
+	if f.Maximum != nil {
+		x := *f.Maximum
+		hi = &x
+	}
 	if f.Kind == KindInteger {
 		noun = "a whole number"
+		if lo != nil {
+			*lo = math.Ceil(*lo)
+		}
+		if hi != nil {
+			*hi = math.Floor(*hi)
+		}
 	}
 	switch {
-	case f.Minimum != nil && f.Maximum != nil:
-		if *f.Minimum == *f.Maximum {
-			return "Enter " + formatNumber(*f.Minimum)
+	case lo != nil && hi != nil:
+		if *lo == *hi {
+			return "Enter " + formatNumber(*lo)
 		}
-		return "Enter " + noun + " between " + formatNumber(*f.Minimum) + " and " + formatNumber(*f.Maximum)
-	case f.Minimum != nil:
-		return "Enter " + noun + " of " + formatNumber(*f.Minimum) + " or more"
-	case f.Maximum != nil:
-		return "Enter " + noun + " of " + formatNumber(*f.Maximum) + " or less"
+		return "Enter " + noun + " between " + formatNumber(*lo) + " and " + formatNumber(*hi)
+	case lo != nil:
+		return "Enter " + noun + " that is " + formatNumber(*lo) + " or more"
+	case hi != nil:
+		return "Enter " + noun + " that is " + formatNumber(*hi) + " or less"
 	}
 	return "Enter " + noun
 }

@@ -120,8 +120,10 @@ func TestMessages(t *testing.T) {
 		schema, code, want string
 	}{
 		{`{"type":"integer","minimum":1,"maximum":100}`, CodeTooLarge, "Enter a whole number between 1 and 100"},
-		{`{"type":"number","minimum":0.5}`, CodeTooSmall, "Enter a number of 0.5 or more"},
-		{`{"type":"number","maximum":1e21}`, CodeTooLarge, "Enter a number of 1000000000000000000000 or less"},
+		{`{"type":"number","minimum":0.5}`, CodeTooSmall, "Enter a number that is 0.5 or more"},
+		{`{"type":"integer","minimum":0.5}`, CodeTooSmall, "Enter a whole number that is 1 or more"},
+		{`{"type":"integer","minimum":0.5,"maximum":1.5}`, CodeTooLarge, "Enter 1"},
+		{`{"type":"number","maximum":1e21}`, CodeTooLarge, "Enter a number that is 1000000000000000000000 or less"},
 		{`{"type":"integer"}`, CodeNotInteger, "Enter a whole number"},
 		{`{"type":"string","format":"email"}`, CodeFormat, "Enter an email address, like name@example.com"},
 		{`{"type":"string","minLength":1,"maxLength":1}`, CodeTooLong, "Enter exactly 1 character"},
@@ -137,6 +139,47 @@ func TestMessages(t *testing.T) {
 			f := mustParse(t, `{"type":"object","properties":{"f":`+tt.schema+`}}`).Fields[0]
 			if got := f.message(tt.code); got != tt.want {
 				t.Errorf("message(%s) = %q, want %q", tt.code, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestDateTimeLocalValue(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		value  string
+		offset time.Duration
+		want   string // "" = error
+	}{
+		{"2026-12-02T09:30:00Z", time.Hour, "2026-12-02T10:30"},
+		{"2026-12-02T10:30:00+01:00", time.Hour, "2026-12-02T10:30"},
+		{"2026-12-31T23:30:15-01:00", 0, "2027-01-01T00:30:15"},
+		{"2026-12-02t09:30:00.25z", 0, "2026-12-02T09:30:00.25"},
+		{"2026-12-02T09:30:00", 0, ""},
+		{"2026-12-02T09:30:00Z", 25 * time.Hour, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.value, func(t *testing.T) {
+			t.Parallel()
+			got, err := DateTimeLocalValue(tt.value, tt.offset)
+			if tt.want == "" {
+				if err == nil {
+					t.Errorf("got %q, want an error", got)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Fatalf("got %q, %v; want %q", got, err, tt.want)
+			}
+			// Back through LocalDateTime it names the same instant.
+			back, err := LocalDateTime(got, tt.offset)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, _ := parseRFC3339(back)
+			b, _ := parseRFC3339(tt.value)
+			if !a.Equal(b) {
+				t.Errorf("round trip %s -> %s -> %s changed the instant", tt.value, got, back)
 			}
 		})
 	}
