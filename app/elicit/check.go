@@ -95,16 +95,21 @@ func (f *Field) checkNumber(x float64) *FieldError {
 
 // checkMulti checks a non-empty multi select answer: every value an
 // option, none twice, and the count within minItems and maxItems.
+//
+// A list longer than the options fails within its first len(Options)+1
+// values (one is not an option or is chosen twice), so a huge list from
+// a program costs no more than a short one.
 func (f *Field) checkMulti(vals []string) *FieldError {
-	for i, v := range vals {
-		if !f.hasOption(v) {
+	seen := make([]bool, len(f.Options))
+	for _, v := range vals {
+		i := f.optionIndex(v)
+		if i < 0 {
 			return f.fail(CodeNotAnOption)
 		}
-		for _, w := range vals[:i] {
-			if v == w {
-				return f.fail(CodeDuplicate)
-			}
+		if seen[i] {
+			return f.fail(CodeDuplicate)
 		}
+		seen[i] = true
 	}
 	if f.MinItems != nil && len(vals) < *f.MinItems {
 		return f.fail(CodeTooFew)

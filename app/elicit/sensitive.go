@@ -25,6 +25,9 @@ var secretPhrases = []struct {
 }{
 	{"password", []string{"password", "passwords", "passwd", "pwd", "passcode"}},
 	{"passphrase", []string{"passphrase", "pass phrase"}},
+	// A sign-in code asked for by a form is how accounts are taken over.
+	{"one-time code", []string{"otp", "one time code", "one time passcode", "2fa code", "2 fa code", "mfa code",
+		"verification code", "authentication code", "auth code", "sign in code", "login code"}},
 	{"PIN", []string{"pin", "pin code", "pincode"}},
 	{"API key", []string{"api key", "apikey", "api secret", "access key", "secret key"}},
 	{"access token", []string{"access token", "auth token", "api token", "bearer token", "refresh token",

@@ -39,7 +39,13 @@ func TestSensitive(t *testing.T) {
 	add("iban", "iban", `{"type":"string"}`, "IBAN")
 	add("ssn", "ssn", `{"type":"string"}`, "social security number")
 	add("social security", "x", str("Social Security number", ""), "social security number")
+	add("otp", "otp", `{"type":"string"}`, "one-time code")
+	add("2fa", "x", str("2FA code", ""), "one-time code")
+	add("verification code", "verificationCode", `{"type":"string"}`, "one-time code")
 	// Not asked for: none may be flagged.
+	add("zip code", "zipCode", `{"type":"string"}`, "")
+	add("promo code", "x", str("Promo code", "From your voucher"), "")
+	add("country code", "countryCode", `{"type":"string"}`, "")
 	add("token count", "token_count", `{"type":"integer"}`, "")
 	add("max tokens", "maxTokens", `{"type":"integer"}`, "")
 	add("max token", "x", str("Max token", ""), "")

@@ -7,6 +7,9 @@ import (
 	"strconv"
 )
 
+// maxUnknownKeyErrors bounds the unknown_key errors Validate lists.
+const maxUnknownKeyErrors = MaxProperties
+
 // Validate checks content from anywhere against the form: what a widget
 // sent, what a host posted, what a test built. Content is as
 // encoding/json decodes it (float64 numbers, []any arrays); json.Number,
@@ -35,13 +38,22 @@ func (f *Form) Validate(content map[string]any) []FieldError {
 			errs = append(errs, *fe)
 		}
 	}
+	known := make(map[string]bool, len(fields))
+	for i := range fields {
+		known[fields[i].Key] = true
+	}
 	var unknown []string
 	for k := range content {
-		if f == nil || f.Field(k) == nil {
+		if !known[k] {
 			unknown = append(unknown, k)
 		}
 	}
 	slices.Sort(unknown) // map order is random; errors must not be
+	// A program that sends thousands of stray keys learns enough from
+	// the first few; the errors go back over the wire.
+	if len(unknown) > maxUnknownKeyErrors {
+		unknown = unknown[:maxUnknownKeyErrors]
+	}
 	for _, k := range unknown {
 		errs = append(errs, *(&Field{Key: k}).fail(CodeUnknownKey))
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"reflect"
+	"strconv"
 	"testing"
 )
 
@@ -127,5 +128,25 @@ func TestIsJSONNumber(t *testing.T) {
 		if got := isJSONNumber(s); got != want {
 			t.Errorf("isJSONNumber(%q) = %v, want %v", s, got, want)
 		}
+	}
+}
+
+// TestValidateLargeInput checks that content far beyond any form is
+// answered quickly and with bounded errors.
+func TestValidateLargeInput(t *testing.T) {
+	t.Parallel()
+	form := mustParse(t, allKinds)
+	content := map[string]any{"name": "Ann", "ok": true}
+	for i := range 10000 {
+		content["x"+strconv.Itoa(i)] = i
+	}
+	tags := make([]any, 200000)
+	for i := range tags {
+		tags[i] = "a"
+	}
+	content["tags"] = tags
+	errs := form.Validate(content)
+	if len(errs) != 1+maxUnknownKeyErrors || errs[0].Code != CodeDuplicate {
+		t.Errorf("got %d errors, first %+v; want a duplicate then %d unknown keys", len(errs), errs[0], maxUnknownKeyErrors)
 	}
 }
