@@ -47,7 +47,7 @@ func (c *conn) serve(ctx context.Context) {
 func (c *conn) hello(ctx context.Context) bool {
 	// A timer rather than a read deadline: cancelling a read's context
 	// drops the connection without the -32001 error and close frame.
-	timer := time.AfterFunc(HelloTimeout, func() {
+	timer := time.AfterFunc(c.g.helloTimeout, func() {
 		c.g.log.Info("widget refused: no hello in time", "remote", c.remote)
 		c.refuse(nil, "no formbridge/hello within 10 seconds")
 	})
@@ -100,7 +100,7 @@ func (c *conn) hello(ctx context.Context) bool {
 		"client", short(p.ClientInfo.Name), "version", short(p.ClientInfo.Version), "pending", sess.Backlog())
 	c.ready.Store(true)
 	c.kick()
-	c.hb = time.AfterFunc(wire.HeartbeatInterval, c.beat)
+	c.hb = time.AfterFunc(c.g.heartbeat, c.beat)
 	return true
 }
 
@@ -203,7 +203,7 @@ func (c *conn) beat() {
 		return
 	}
 	if !c.ended.Load() {
-		c.hb.Reset(wire.HeartbeatInterval)
+		c.hb.Reset(c.g.heartbeat)
 	}
 }
 

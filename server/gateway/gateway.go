@@ -52,6 +52,9 @@ type gateway struct {
 	h      *hub.Hub
 	log    *slog.Logger
 	accept websocket.AcceptOptions
+
+	// HelloTimeout and wire.HeartbeatInterval; tests shorten them.
+	helloTimeout, heartbeat time.Duration
 }
 
 // New returns the handler to serve at wire.Path.
@@ -65,8 +68,10 @@ func New(h *hub.Hub, opts *Options) http.Handler {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &gateway{
-		h:   h,
-		log: log,
+		h:            h,
+		log:          log,
+		helloTimeout: HelloTimeout,
+		heartbeat:    wire.HeartbeatInterval,
 		accept: websocket.AcceptOptions{
 			Subprotocols:   []string{wire.Subprotocol},
 			OriginPatterns: slices.Clone(o.AllowedOrigins),

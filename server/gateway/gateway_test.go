@@ -1,0 +1,358 @@
+package gateway_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/formbridge/formbridge/app/wire"
+	"github.com/formbridge/formbridge/server/gateway"
+	"github.com/formbridge/formbridge/server/hub"
+)
+
+func TestHello(t *testing.T) {
+	b := start(t, nil)
+	c := dial(t, b)
+	got := c.hello(token, true)
+	want := wire.HelloResult{Channel: "default", ServerInfo: wire.Implementation{Name: "formbridge", Version: "test"}, Pending: 0}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("hello result (-want +got):\n%s", diff)
+	}
+}
+
+// Every failed hello gets -32001 and a 1008 close, whatever went wrong.
+func TestHelloRefused(t *testing.T) {
+	b := start(t, nil)
+	tests := []struct {
+		name, frame string
+		binary      bool
+	}{
+		{"wrong token", `{"jsonrpc":"2.0","id":1,"method":"formbridge/hello","params":{"token":"nope","clientInfo":{"name":"w"},"capabilities":{}}}`, false},
+		{"no token", `{"jsonrpc":"2.0","id":1,"method":"formbridge/hello","params":{"clientInfo":{"name":"w"}}}`, false},
+		{"token of another case", `{"jsonrpc":"2.0","id":1,"method":"formbridge/hello","params":{"token":"WIDGET-TOKEN-FOR-TESTS"}}`, false},
+		{"params not an object", `{"jsonrpc":"2.0","id":1,"method":"formbridge/hello","params":"` + token + `"}`, false},
+		{"other method first", `{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{}}`, false},
+		{"notification", `{"jsonrpc":"2.0","method":"formbridge/hello","params":{"token":"` + token + `"}}`, false},
+		{"not JSON", `hello?`, false},
+		{"binary", `{"jsonrpc":"2.0","id":1,"method":"formbridge/hello","params":{"token":"` + token + `"}}`, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := dial(t, b)
+			typ := websocket.MessageText
+			if tt.binary {
+				typ = websocket.MessageBinary
+			}
+			if err := c.c.Write(t.Context(), typ, []byte(tt.frame)); err != nil {
+				t.Fatal(err)
+			}
+			m := c.recv()
+			if m.Error == nil || m.Error.Code != wire.CodeUnauthorized {
+				t.Fatalf("got %+v; want error -32001", m)
+			}
+			if got := c.closed(); got != websocket.StatusPolicyViolation {
+				t.Errorf("close status %v; want 1008", got)
+			}
+		})
+	}
+}
+
+func TestHelloTimeout(t *testing.T) {
+	b := start(t, &bridgeOptions{hello: 50 * time.Millisecond})
+	c := dial(t, b)
+	m := c.recv() // sent when the (shortened) hello timeout passes
+	if m.Error == nil || m.Error.Code != wire.CodeUnauthorized || !strings.Contains(m.Error.Message, "hello") {
+		t.Fatalf("got %+v; want -32001 about hello", m)
+	}
+	if got := c.closed(); got != websocket.StatusPolicyViolation {
+		t.Errorf("close status %v; want 1008", got)
+	}
+}
+
+// The upgrade is refused before any frame flows: a foreign Origin,
+// a missing subprotocol, a token in the URL.
+func TestUpgradeRefused(t *testing.T) {
+	b := start(t, nil)
+	tests := []struct {
+		name   string
+		url    string
+		origin string
+		protos []string
+		status int // 0 = upgrade succeeds
+	}{
+		{"foreign origin", b.url, "https://evil.example", []string{wire.Subprotocol}, http.StatusForbidden},
+		{"same origin", b.url, strings.Replace(strings.TrimSuffix(b.url, wire.Path), "ws", "http", 1), []string{wire.Subprotocol}, 0},
+		{"no origin (not a browser)", b.url, "", []string{wire.Subprotocol}, 0},
+		{"no subprotocol", b.url, "", nil, http.StatusBadRequest},
+		{"other subprotocol", b.url, "", []string{"formbridge.v0"}, http.StatusBadRequest},
+		{"token in the URL", b.url + "?token=" + token, "", []string{wire.Subprotocol}, http.StatusBadRequest},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			opts := &websocket.DialOptions{Subprotocols: tt.protos, HTTPHeader: http.Header{}}
+			if tt.origin != "" {
+				opts.HTTPHeader.Set("Origin", tt.origin)
+			}
+			_, err := dialWith(t, tt.url, opts)
+			var de *dialError
+			switch {
+			case tt.status == 0 && err != nil:
+				t.Fatalf("dial: %v; want it to succeed", err)
+			case tt.status != 0 && !errors.As(err, &de):
+				t.Fatalf("dial: %v; want HTTP %d", err, tt.status)
+			case tt.status != 0 && de.status != tt.status:
+				t.Errorf("HTTP %d; want %d", de.status, tt.status)
+			}
+		})
+	}
+}
+
+func TestAllowedOrigins(t *testing.T) {
+	b := start(t, &bridgeOptions{gateway: gateway.Options{AllowedOrigins: []string{"chat.example.com", "*.corp.example"}}})
+	tests := []struct {
+		origin string
+		ok     bool
+	}{
+		{"https://chat.example.com", true},
+		{"https://team.corp.example", true},
+		{"https://chat.example.com.evil.example", false},
+		{"https://evil.example", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.origin, func(t *testing.T) {
+			_, err := dialWith(t, b.url, &websocket.DialOptions{
+				Subprotocols: []string{wire.Subprotocol},
+				HTTPHeader:   http.Header{"Origin": {tt.origin}},
+			})
+			if (err == nil) != tt.ok {
+				t.Errorf("dial err = %v; want allowed %v", err, tt.ok)
+			}
+		})
+	}
+}
+
+func TestOversizedFrame(t *testing.T) {
+	b := start(t, nil)
+	c := dial(t, b)
+	c.hello(token, false)
+	c.send(`{"jsonrpc":"2.0","method":"x","params":"` + strings.Repeat("a", 65<<10) + `"}`)
+	if got := c.closed(); got != websocket.StatusMessageTooBig {
+		t.Errorf("close status %v; want 1009", got)
+	}
+}
+
+// Each malformed frame gets a JSON-RPC error; too many close the connection.
+func TestMalformedFrames(t *testing.T) {
+	b := start(t, nil)
+	c := dial(t, b)
+	c.hello(token, false)
+	tests := []struct {
+		name, frame string
+		code        int
+		id          string
+	}{
+		{"not JSON", `{"jsonrpc":`, wire.CodeParseError, "null"},
+		{"wrong version", `{"jsonrpc":"1.0","id":"a","result":{}}`, wire.CodeInvalidRequest, `"a"`},
+		{"unknown method", `{"jsonrpc":"2.0","id":7,"method":"tools/call"}`, wire.CodeMethodNotFound, "7"},
+		{"hello twice", `{"jsonrpc":"2.0","id":8,"method":"formbridge/hello","params":{"token":"` + token + `"}}`, wire.CodeInvalidRequest, "8"},
+		{"number id answer", `{"jsonrpc":"2.0","id":9,"result":{"action":"accept"}}`, wire.CodeInvalidRequest, "9"},
+		{"bad action", `{"jsonrpc":"2.0","id":"x","result":{"action":"maybe"}}`, wire.CodeInvalidParams, `"x"`},
+		{"content not an object", `{"jsonrpc":"2.0","id":"x","result":{"action":"accept","content":[1]}}`, wire.CodeInvalidParams, `"x"`},
+		{"unknown result field", `{"jsonrpc":"2.0","id":"x","result":{"action":"accept","extra":1}}`, wire.CodeInvalidParams, `"x"`},
+		{"unknown request", `{"jsonrpc":"2.0","id":"nope","result":{"action":"decline"}}`, wire.CodeUnknownRequest, `"nope"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c.send(tt.frame)
+			m := c.recv()
+			if m.Error == nil || m.Error.Code != tt.code || string(m.ID) != tt.id {
+				t.Errorf("got id %s error %+v; want id %s code %d", m.ID, m.Error, tt.id, tt.code)
+			}
+		})
+	}
+	// A notification is never answered; the ping below proves it.
+	c.send(`{"jsonrpc":"2.0","method":"notifications/whatever"}`)
+	c.send(`{"jsonrpc":"2.0","method":"x","id":"probe"}`)
+	if m := c.recv(); string(m.ID) != `"probe"` {
+		t.Errorf("a notification was answered: %+v", m)
+	}
+	for range 20 {
+		if err := c.c.Write(t.Context(), websocket.MessageText, []byte("junk")); err != nil {
+			break
+		}
+	}
+	if got := c.closed(); got != websocket.StatusPolicyViolation {
+		t.Errorf("close status %v; want 1008 after repeated abuse", got)
+	}
+}
+
+func TestAnswerOnceAcrossConnections(t *testing.T) {
+	b := start(t, nil)
+	a, o := dial(t, b), dial(t, b)
+	a.hello(token, false)
+	o.hello(token, false)
+	call := elicitAsync(t.Context(), b.h, nameForm, nil)
+	id, _ := a.request()
+	if id2, _ := o.request(); id2 != id {
+		t.Fatalf("ids %q and %q differ", id, id2)
+	}
+	want := wire.ElicitResult{Action: wire.ActionAccept, Content: map[string]any{"name": "Ada"}}
+	a.answer(id, want)
+	if got := a.settled(); got.Outcome != wire.OutcomeAnswered {
+		t.Errorf("a heard %q; want answered", got.Outcome)
+	}
+	o.answer(id, wire.ElicitResult{Action: wire.ActionDecline}) // too late
+	res, err := call.wait(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(&want, res); diff != "" {
+		t.Errorf("result (-want +got):\n%s", diff)
+	}
+	// o hears the settle notice, then the same outcome for its late answer.
+	for range 2 {
+		if got := o.settled(); got.Outcome != wire.OutcomeAnsweredElsewhere {
+			t.Errorf("o heard %q; want answered-elsewhere", got.Outcome)
+		}
+	}
+}
+
+func TestReconnectGetsPending(t *testing.T) {
+	b := start(t, nil)
+	first := dial(t, b)
+	first.hello(token, false)
+	call := elicitAsync(t.Context(), b.h, nameForm, nil)
+	id, _ := first.request()
+	first.c.Close(websocket.StatusGoingAway, "page reloaded")
+
+	again := dial(t, b)
+	if got := again.hello(token, false); got.Pending != 1 {
+		t.Errorf("hello pending = %d; want 1", got.Pending)
+	}
+	if id2, p := again.request(); id2 != id || p.Message != "Who are you?" {
+		t.Errorf("got %q %q; want the same request %q", id2, p.Message, id)
+	}
+	again.answer(id, wire.ElicitResult{Action: wire.ActionDecline})
+	if res, err := call.wait(t); err != nil || res.Action != wire.ActionDecline {
+		t.Errorf("result %+v, %v; want decline", res, err)
+	}
+}
+
+func TestRejectedAnswerStaysPending(t *testing.T) {
+	b := start(t, nil)
+	c := dial(t, b)
+	c.hello(token, false)
+	call := elicitAsync(t.Context(), b.h, nameForm, nil)
+	id, _ := c.request()
+	c.answer(id, wire.ElicitResult{Action: wire.ActionAccept, Content: map[string]any{"name": "A"}})
+	got := c.settled()
+	if got.Outcome != wire.OutcomeRejected || len(got.Errors) != 1 || got.Errors[0].Field != "name" {
+		t.Fatalf("got %+v; want rejected with an error on name", got)
+	}
+	c.answer(id, wire.ElicitResult{Action: wire.ActionAccept, Content: map[string]any{"name": "Ada"}})
+	if res, err := call.wait(t); err != nil || res.Content["name"] != "Ada" {
+		t.Errorf("result %+v, %v", res, err)
+	}
+}
+
+func TestExpiryAndCallerCancel(t *testing.T) {
+	b := start(t, nil)
+	c := dial(t, b)
+	c.hello(token, false)
+	expiring := elicitAsync(t.Context(), b.h, nameForm, &hub.ElicitOptions{Timeout: 50 * time.Millisecond})
+	c.request()
+	if got := c.settled(); got.Outcome != wire.OutcomeExpired {
+		t.Errorf("heard %q; want expired", got.Outcome)
+	}
+	if res, err := expiring.wait(t); err != nil || res.Action != wire.ActionCancel {
+		t.Errorf("expired result %+v, %v; want cancel", res, err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	leaving := elicitAsync(ctx, b.h, nameForm, nil)
+	c.request()
+	cancel()
+	if got := c.settled(); got.Outcome != wire.OutcomeCancelled {
+		t.Errorf("heard %q; want cancelled", got.Outcome)
+	}
+	if _, err := leaving.wait(t); !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v; want context.Canceled", err)
+	}
+}
+
+// Shutdown: pending callers get cancel, widgets hear "cancelled" and
+// then a 1001 close (reconnect later).
+func TestShutdown(t *testing.T) {
+	b := start(t, nil)
+	c := dial(t, b)
+	c.hello(token, false)
+	call := elicitAsync(t.Context(), b.h, nameForm, nil)
+	c.request()
+	b.h.Close()
+	if res, err := call.wait(t); err != nil || res.Action != wire.ActionCancel {
+		t.Errorf("result %+v, %v; want cancel", res, err)
+	}
+	if got := c.settled(); got.Outcome != wire.OutcomeCancelled {
+		t.Errorf("heard %q; want cancelled", got.Outcome)
+	}
+	if got := c.closed(); got != websocket.StatusGoingAway {
+		t.Errorf("close status %v; want 1001", got)
+	}
+}
+
+func TestTooManyWidgets(t *testing.T) {
+	b := start(t, &bridgeOptions{hub: hub.Options{MaxWidgets: 1}})
+	dial(t, b).hello(token, false)
+	c := dial(t, b)
+	c.sendJSON(map[string]any{"jsonrpc": "2.0", "id": 1, "method": wire.MethodHello, "params": map[string]any{"token": token}})
+	if m := c.recv(); m.Error == nil || m.Error.Code != wire.CodeTooManyPending {
+		t.Errorf("got %+v; want -32000", m)
+	}
+	if got := c.closed(); got != websocket.StatusTryAgainLater {
+		t.Errorf("close status %v; want 1013", got)
+	}
+}
+
+func TestHeartbeat(t *testing.T) {
+	b := start(t, &bridgeOptions{heartbeat: 20 * time.Millisecond})
+	c := dial(t, b)
+	c.hello(token, false)
+	for range 2 { // the second proves the timer is re-armed after the ping
+		if m := c.recv(); m.Method != wire.MethodHeartbeat {
+			t.Fatalf("got %+v; want a heartbeat", m)
+		}
+	}
+}
+
+// URL mode goes only to widgets that declared it; complete follows.
+func TestURLMode(t *testing.T) {
+	b := start(t, nil)
+	formOnly, both := dial(t, b), dial(t, b)
+	formOnly.hello(token, false)
+	both.hello(token, true)
+	call := elicitAsync(t.Context(), b.h, `{"mode":"url","message":"Connect","elicitationId":"e-1","url":"https://example.com/c"}`, nil)
+	id, p := both.request()
+	if p.URL != "https://example.com/c" {
+		t.Errorf("url %q", p.URL)
+	}
+	both.answer(id, wire.ElicitResult{Action: wire.ActionAccept})
+	if res, err := call.wait(t); err != nil || res.Action != wire.ActionAccept {
+		t.Fatalf("result %+v, %v", res, err)
+	}
+	both.settled()
+	b.h.Complete(hub.DefaultChannel, "e-1")
+	if m := both.recv(); m.Method != wire.MethodComplete {
+		t.Errorf("got %s; want complete", m.Method)
+	}
+	// The form-only widget heard nothing of it: its next frame is the
+	// answer to this probe.
+	formOnly.send(`{"jsonrpc":"2.0","id":"probe","method":"x"}`)
+	if m := formOnly.recv(); string(m.ID) != `"probe"` {
+		t.Errorf("form-only widget got %+v", m)
+	}
+}
