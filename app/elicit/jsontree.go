@@ -141,6 +141,10 @@ func (t *treeReader) fromToken(tok json.Token) (jvalue, error) {
 
 func (t *treeReader) object() (jvalue, error) {
 	v := jvalue{kind: jObject}
+	// Duplicate keys are found by a linear scan in the small objects a
+	// schema is made of, and by a set in large ones, so a hostile object
+	// of many thousand keys costs linear time.
+	var seen map[string]struct{}
 	for t.dec.More() {
 		tok, err := t.dec.Token()
 		if err != nil {
@@ -156,7 +160,20 @@ func (t *treeReader) object() (jvalue, error) {
 		if err != nil {
 			return jvalue{}, err
 		}
-		if v.get(key) != nil {
+		if seen == nil && len(v.obj) >= 16 {
+			seen = make(map[string]struct{}, 2*len(v.obj))
+			for _, m := range v.obj {
+				seen[m.key] = struct{}{}
+			}
+		}
+		dup := false
+		if seen != nil {
+			_, dup = seen[key]
+			seen[key] = struct{}{}
+		} else {
+			dup = v.get(key) != nil
+		}
+		if dup {
 			*t.probs = append(*t.probs, Problem{Path: t.pointer(key), Message: fmt.Sprintf("the key %q appears more than once", key)})
 			continue
 		}

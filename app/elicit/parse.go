@@ -85,8 +85,17 @@ func (p *schemaParser) add(path, format string, args ...any) {
 	p.probs = append(p.probs, Problem{Path: path, Message: fmt.Sprintf(format, args...)})
 }
 
+// maxProblems bounds the problems a SchemaError lists: they go back to
+// the server over the wire, and a hundred are enough to fix a schema by.
+const maxProblems = 100
+
 func (p *schemaParser) err() error {
-	return &SchemaError{Problems: p.probs}
+	probs := p.probs
+	if len(probs) > maxProblems {
+		more := len(probs) - maxProblems + 1
+		probs = append(probs[:maxProblems-1:maxProblems-1], Problem{Message: strconv.Itoa(more) + " more problems are not listed"})
+	}
+	return &SchemaError{Problems: probs}
 }
 
 // Keyword sets. A keyword in none of them is an annotation (x-…,
@@ -158,7 +167,9 @@ func (p *schemaParser) form(root *jvalue, base string) *Form {
 		p.add(base+"/properties", "properties must be an object, not %s", props.typeName())
 	default:
 		if len(props.obj) > MaxProperties {
+			// Checking each of them would only cost time: the form is refused.
 			p.add(base+"/properties", "the schema has %d properties; at most %d are allowed", len(props.obj), MaxProperties)
+			return nil
 		}
 		form.Fields = make([]Field, 0, len(props.obj))
 		for i := range props.obj {
@@ -189,6 +200,10 @@ func (p *schemaParser) form(root *jvalue, base string) *Form {
 func (p *schemaParser) required(form *Form, props, req *jvalue, path string) {
 	if req.kind != jArray {
 		p.add(path, "required must be an array of property names, not %s", req.typeName())
+		return
+	}
+	if len(req.arr) > MaxProperties {
+		p.add(path, "required lists %d names; a form has at most %d fields", len(req.arr), MaxProperties)
 		return
 	}
 	for i := range req.arr {

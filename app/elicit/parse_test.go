@@ -3,6 +3,7 @@ package elicit
 import (
 	"errors"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -149,5 +150,44 @@ func TestSchemaErrorMessage(t *testing.T) {
 	_, err := Parse([]byte(`{"type":"object","properties":{"a":{"type":"object"}}}`))
 	if err == nil || !strings.Contains(err.Error(), "/properties/a/type: nested objects") {
 		t.Errorf("Error() = %v, want the path and the reason", err)
+	}
+}
+
+// TestParseHostile checks that schemas built to cost time or memory are
+// refused with a bounded list of problems (the fuzz targets and the
+// test timeout catch a parser that takes too long).
+func TestParseHostile(t *testing.T) {
+	t.Parallel()
+	many := func(n int, member func(i int) string) string {
+		parts := make([]string, n)
+		for i := range parts {
+			parts[i] = member(i)
+		}
+		return strings.Join(parts, ",")
+	}
+	tests := []struct {
+		name, schema string
+		ok           bool
+	}{
+		{"many duplicate keys", `{"type":"object","x":{` + many(20000, func(int) string { return `"k":1` }) + `}}`, false},
+		{"many distinct keys in an annotation", `{"type":"object","x":{` + many(20000, func(i int) string { return `"k` + strconv.Itoa(i) + `":1` }) + `}}`, true},
+		{"many properties", `{"type":"object","properties":{` + many(10000, func(i int) string { return `"p` + strconv.Itoa(i) + `":{"type":"object"}` }) + `}}`, false},
+		{"long required", `{"type":"object","required":[` + many(20000, func(i int) string { return `"r` + strconv.Itoa(i) + `"` }) + `]}`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if len(tt.schema) > MaxSchemaBytes {
+				t.Fatalf("the test schema is %d bytes, over the size limit it means to stay under", len(tt.schema))
+			}
+			_, err := Parse([]byte(tt.schema))
+			if (err == nil) != tt.ok {
+				t.Fatalf("err = %v, want ok=%v", err, tt.ok)
+			}
+			var se *SchemaError
+			if errors.As(err, &se) && len(se.Problems) > maxProblems {
+				t.Errorf("%d problems listed, more than %d", len(se.Problems), maxProblems)
+			}
+		})
 	}
 }
