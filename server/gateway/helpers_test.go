@@ -2,6 +2,7 @@ package gateway_test
 
 import (
 	"context"
+	"errors"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -227,3 +228,5 @@ func (c *call) wait(t testing.TB) (*wire.ElicitResult, error) {
 	return c.res, c.err
 }
 
+
+func errorsAs(err error, target any) bool { return errors.As(err, target) }
