@@ -88,10 +88,8 @@ func (p fieldParts) problemLine() app.UI {
 	if p.problem == "" {
 		return nil
 	}
-	return app.P().ID(p.ids.err).Class("fb-error").Body(
-		app.Span().Class("fb-error-icon").Aria("hidden", true).Body(app.Text("!")),
-		app.Text(p.problem),
-	)
+	// The warning sign is drawn by CSS, so the text is the message alone.
+	return app.P().ID(p.ids.err).Class("fb-error").Body(app.Text(p.problem))
 }
 
 // wrapOne wraps a field with one control: label, notes, control, problem.
