@@ -1,0 +1,136 @@
+package e2e
+
+import (
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// allKinds has one property of every kind ELICITATION.md lists.
+const allKinds = `{"message":"Book the trip to Lisbon","requestedSchema":{"type":"object","properties":{
+	"name":     {"type":"string","title":"Traveller name","description":"As on the passport","minLength":2,"maxLength":60},
+	"email":    {"type":"string","title":"Email","format":"email"},
+	"site":     {"type":"string","title":"Company site","format":"uri"},
+	"day":      {"type":"string","title":"Departure day","format":"date"},
+	"at":       {"type":"string","title":"Meeting time","format":"date-time"},
+	"budget":   {"type":"number","title":"Budget","minimum":0,"maximum":5000},
+	"nights":   {"type":"integer","title":"Nights","minimum":1,"maximum":14},
+	"insured":  {"type":"boolean","title":"Travel insurance"},
+	"seat":     {"type":"string","title":"Seat","enum":["window","aisle"]},
+	"class":    {"type":"string","title":"Class","oneOf":[{"const":"eco","title":"Economy"},{"const":"biz","title":"Business"}]},
+	"meal":     {"type":"string","title":"Meal","enum":["veg","std"],"enumNames":["Vegetarian","Standard"]},
+	"airport":  {"type":"string","title":"Airport","enum":["LIS","OPO","FAO","FNC","PDL","TER"]},
+	"extras":   {"type":"array","title":"Extras","items":{"type":"string","enum":["wifi","lounge","bag"]},"minItems":1,"maxItems":2},
+	"perks":    {"type":"array","title":"Perks","items":{"anyOf":[{"const":"p1","title":"Fast track"},{"const":"p2","title":"Late checkout"}]}}
+},"required":["name","email","extras"]}}`
+
+func TestEveryFieldKind(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	useTimezone(t, ctx, "Europe/Lisbon")
+	openWidget(t, ctx, b)
+	out := b.Elicit(t, allKinds, nil)
+	waitForm(t, ctx)
+
+	do(t, ctx, "type text fields",
+		chromedp.SendKeys(field("name", "textarea, input"), "Ada Lovelace"),
+		chromedp.SendKeys(field("email", "input"), "ada@example.com"),
+		chromedp.SendKeys(field("site", "input"), "https://example.com/ada"),
+		chromedp.SendKeys(field("budget", "input"), "1250.5"),
+		chromedp.SendKeys(field("nights", "input"), "4"),
+	)
+	setValue(t, ctx, field("day", "input"), "2026-03-04")
+	setValue(t, ctx, field("at", "input"), "2026-07-01T09:30")
+	do(t, ctx, "choose options",
+		chromedp.Click(option("insured", "Yes")),
+		chromedp.Click(option("seat", "aisle")),
+		chromedp.Click(option("class", "Business")),
+		chromedp.Click(option("meal", "Vegetarian")),
+		chromedp.Click(option("extras", "wifi")),
+		chromedp.Click(option("extras", "bag")),
+		chromedp.Click(option("perks", "Late checkout")),
+	)
+	selectOption(t, ctx, "airport", "FAO")
+	noResultYet(t, out, "before Send")
+	do(t, ctx, "send", chromedp.Click(action("accept")))
+
+	// Lisbon is UTC+1 in July: the datetime-local value gets that offset.
+	wantResult(t, await(t, ctx, out), `{"action":"accept","content":{
+		"name":"Ada Lovelace","email":"ada@example.com","site":"https://example.com/ada",
+		"day":"2026-03-04","at":"2026-07-01T09:30:00+01:00",
+		"budget":1250.5,"nights":4,"insured":true,
+		"seat":"aisle","class":"biz","meal":"veg","airport":"FAO",
+		"extras":["wifi","bag"],"perks":["p2"]}}`)
+	do(t, ctx, "confirmation", chromedp.WaitVisible(chromedp.CSS(`[data-outcome="answered"]`)))
+}
+
+// defaults has a default for every kind that takes one (SEP-1034),
+// false included.
+const defaults = `{"message":"Confirm the usual settings","requestedSchema":{"type":"object","properties":{
+	"name":   {"type":"string","default":"Ada"},
+	"budget": {"type":"number","default":99.5},
+	"nights": {"type":"integer","default":3},
+	"insured":{"type":"boolean","default":false},
+	"seat":   {"type":"string","enum":["window","aisle"],"default":"aisle"},
+	"class":  {"type":"string","oneOf":[{"const":"eco","title":"Economy"},{"const":"biz","title":"Business"}],"default":"biz"},
+	"extras": {"type":"array","items":{"type":"string","enum":["wifi","lounge","bag"]},"default":["lounge"]}
+},"required":["name"]}}`
+
+func TestDefaultsAcceptedUntouched(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	openWidget(t, ctx, b)
+	out := b.Elicit(t, defaults, nil)
+	waitForm(t, ctx)
+	do(t, ctx, "send untouched", chromedp.Click(action("accept")))
+	wantResult(t, await(t, ctx, out), `{"action":"accept","content":{
+		"name":"Ada","budget":99.5,"nights":3,"insured":false,"seat":"aisle","class":"biz","extras":["lounge"]}}`)
+}
+
+func TestOptionalFieldsOmitted(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	openWidget(t, ctx, b)
+	out := b.Elicit(t, `{"message":"A few details","requestedSchema":{"type":"object","properties":{
+		"name":   {"type":"string"},
+		"note":   {"type":"string"},
+		"email":  {"type":"string","format":"email"},
+		"budget": {"type":"number"},
+		"insured":{"type":"boolean"},
+		"seat":   {"type":"string","enum":["window","aisle"]},
+		"extras": {"type":"array","items":{"type":"string","enum":["wifi","bag"]}}
+	},"required":["name"]}}`, nil)
+	waitForm(t, ctx)
+	// Typed and then cleared again: still no answer.
+	do(t, ctx, "fill", chromedp.SendKeys(field("name", "textarea, input"), "Ada"), chromedp.SendKeys(field("note", "textarea, input"), "x"))
+	setValue(t, ctx, field("note", "textarea, input"), "")
+	do(t, ctx, "send", chromedp.Click(action("accept")))
+	wantResult(t, await(t, ctx, out), `{"action":"accept","content":{"name":"Ada"}}`)
+}
+
+// TestDeclineCancelEscape answers one request each way on one page.
+func TestDeclineCancelEscape(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	openWidget(t, ctx, b)
+	const params = `{"message":"Share your phone number?","requestedSchema":{"type":"object","properties":{"phone":{"type":"string"}},"required":["phone"]}}`
+	tests := []struct {
+		name string
+		act  chromedp.Action[chromedp.Void]
+		want string
+	}{
+		{"decline", chromedp.Click(action("decline")), `{"action":"decline"}`},
+		{"not now", chromedp.Click(action("cancel")), `{"action":"cancel"}`},
+		{"escape", chromedp.Steps(chromedp.Focus(field("phone", "textarea, input")), chromedp.KeyEvent(kb.Escape)), `{"action":"cancel"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := b.Elicit(t, params, nil)
+			id := waitForm(t, ctx)
+			do(t, ctx, tt.name, tt.act)
+			wantResult(t, await(t, ctx, out), tt.want)
+			do(t, ctx, "form leaves", chromedp.WaitNotPresent(chromedp.CSS(`form[data-elicitation-id=`+css(id)+`]`)))
+		})
+	}
+}
