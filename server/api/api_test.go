@@ -1,0 +1,383 @@
+package api_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/formbridge/formbridge/app/wire"
+	"github.com/formbridge/formbridge/server/api"
+	"github.com/formbridge/formbridge/server/hub"
+)
+
+const apiKey = "test-api-key"
+
+const nameForm = `{"message":"Who are you?","requestedSchema":{"type":"object","properties":{"name":{"type":"string","minLength":2}},"required":["name"]}}`
+
+type server struct {
+	h   *hub.Hub
+	url string
+}
+
+func start(t *testing.T, hopts *hub.Options, key string) *server {
+	t.Helper()
+	h := hub.New(hopts)
+	srv := httptest.NewServer(api.New(h, &api.Options{
+		APIKey:    key,
+		WidgetURL: func(channel, token string) string { return "https://bridge.example/#token=" + token },
+	}))
+	t.Cleanup(func() {
+		h.Close()
+		srv.Close()
+	})
+	return &server{h: h, url: srv.URL}
+}
+
+type response struct {
+	status int
+	header http.Header
+	body   string
+}
+
+// errorCode returns the "code" of an error body.
+func (r response) errorCode() string {
+	var b struct {
+		Error struct {
+			Code    string          `json:"code"`
+			Message string          `json:"message"`
+			Data    json.RawMessage `json:"data"`
+		} `json:"error"`
+	}
+	json.Unmarshal([]byte(r.body), &b)
+	return b.Error.Code
+}
+
+// do sends one request. It may run in its own goroutine, so it reports
+// failures in the response instead of failing the test.
+func (s *server) do(t *testing.T, ctx context.Context, method, path, body, key string) response {
+	req, err := http.NewRequestWithContext(ctx, method, s.url+path, strings.NewReader(body))
+	if err != nil {
+		return response{status: -1, body: err.Error()}
+	}
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return response{status: -1, body: err.Error()}
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return response{status: resp.StatusCode, header: resp.Header, body: string(b)}
+}
+
+// widget attaches to a channel and returns a function that answers the
+// next request with res.
+func widget(t *testing.T, h *hub.Hub, channel string) (*hub.Session, func() string) {
+	t.Helper()
+	wake := make(chan struct{}, 1)
+	s, err := h.Attach(channel, &hub.AttachOptions{
+		Capabilities: wire.Capabilities{Elicitation: &wire.ElicitationCapabilities{Form: &struct{}{}, URL: &struct{}{}}},
+		Notify: func() {
+			select {
+			case wake <- struct{}{}:
+			default:
+			}
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf [][]byte
+	next := func() string {
+		t.Helper()
+		deadline := time.After(10 * time.Second)
+		for len(buf) == 0 {
+			buf, _ = s.Take(buf)
+			if len(buf) > 0 {
+				break
+			}
+			select {
+			case <-wake:
+			case <-deadline:
+				t.Fatal("no frame for the widget")
+			}
+		}
+		f := string(buf[0])
+		buf = buf[1:]
+		return f
+	}
+	return s, next
+}
+
+func requestID(t *testing.T, frame string) string {
+	t.Helper()
+	var m wire.Message
+	if err := json.Unmarshal([]byte(frame), &m); err != nil || m.Method != wire.MethodElicit {
+		t.Fatalf("not an elicitation/create: %s", frame)
+	}
+	id, _ := wire.StringID(m.ID)
+	return id
+}
+
+func TestAPIOff(t *testing.T) {
+	s := start(t, nil, "")
+	for _, path := range []string{"/api/v1/channels", "/api/v1/channels/default/elicitations"} {
+		r := s.do(t, t.Context(), "POST", path, `{}`, "anything")
+		if r.status != http.StatusServiceUnavailable || r.errorCode() != "api_off" || !strings.Contains(r.body, "--api-key") {
+			t.Errorf("%s: %d %s; want 503 api_off naming --api-key", path, r.status, r.body)
+		}
+	}
+}
+
+func TestUnauthorized(t *testing.T) {
+	s := start(t, nil, apiKey)
+	tests := []struct{ name, key string }{
+		{"no key", ""},
+		{"wrong key", "test-api-kez"},
+		{"prefix of the key", "test-api"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := s.do(t, t.Context(), "POST", "/api/v1/channels/default/elicitations", `{"params":`+nameForm+`}`, tt.key)
+			if r.status != http.StatusUnauthorized || r.errorCode() != "unauthorized" {
+				t.Errorf("%d %s; want 401 unauthorized", r.status, r.body)
+			}
+			if r.header.Get("WWW-Authenticate") == "" {
+				t.Error("no WWW-Authenticate header")
+			}
+		})
+	}
+}
+
+// A 200 carries exactly the ElicitResult the person gave.
+func TestElicitAnswered(t *testing.T) {
+	tests := []struct {
+		name   string
+		answer wire.ElicitResult
+		want   string
+	}{
+		{"accept", wire.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}}, `{"action":"accept","content":{"name":"Ada"}}` + "\n"},
+		{"decline", wire.ElicitResult{Action: "decline"}, `{"action":"decline"}` + "\n"},
+		{"cancel", wire.ElicitResult{Action: "cancel"}, `{"action":"cancel"}` + "\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := start(t, nil, apiKey)
+			w, next := widget(t, s.h, "default")
+			done := make(chan response, 1)
+			go func() {
+				done <- s.do(t, t.Context(), "POST", "/api/v1/channels/default/elicitations",
+					`{"params":`+nameForm+`,"requester":{"name":"crm","title":"CRM","version":"2"},"timeoutSeconds":60}`, apiKey)
+			}()
+			frame := next()
+			var p wire.ElicitParams
+			var m wire.Message
+			json.Unmarshal([]byte(frame), &m)
+			json.Unmarshal(m.Params, &p)
+			meta, _ := p.RequestMeta()
+			if meta.Requester.Title != "CRM" || meta.ExpiresAt.Sub(meta.CreatedAt) != time.Minute {
+				t.Errorf("meta %+v; want requester CRM and a 60 s timeout", meta)
+			}
+			if err := w.Answer(requestID(t, frame), tt.answer); err != nil {
+				t.Fatal(err)
+			}
+			r := <-done
+			if r.status != http.StatusOK || r.body != tt.want {
+				t.Errorf("%d %q; want 200 %q", r.status, r.body, tt.want)
+			}
+			if ct := r.header.Get("Content-Type"); ct != "application/json" {
+				t.Errorf("Content-Type %q", ct)
+			}
+		})
+	}
+}
+
+func TestElicitBadRequest(t *testing.T) {
+	s := start(t, nil, apiKey)
+	tests := []struct {
+		name, body, code string
+		wantData           bool
+	}{
+		{"bad schema", `{"params":{"message":"m","requestedSchema":{"type":"object","properties":{"a":{"type":"object"}}}}}`, "invalid_params", true},
+		{"no message", `{"params":{"requestedSchema":{"type":"object","properties":{}}}}`, "invalid_params", true},
+		{"no params", `{"requester":{"name":"x"}}`, "bad_request", false},
+		{"not JSON", `{"params":`, "bad_request", false},
+		{"unknown field", `{"params":` + nameForm + `,"timeout":5}`, "bad_request", false},
+		{"negative timeout", `{"params":` + nameForm + `,"timeoutSeconds":-1}`, "bad_request", false},
+		{"huge timeout", `{"params":` + nameForm + `,"timeoutSeconds":1e12}`, "bad_request", false},
+		{"two objects", `{"params":` + nameForm + `}{}`, "bad_request", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := s.do(t, t.Context(), "POST", "/api/v1/channels/default/elicitations", tt.body, apiKey)
+			if r.status != http.StatusBadRequest || r.errorCode() != tt.code {
+				t.Fatalf("%d %s; want 400 %s", r.status, r.body, tt.code)
+			}
+			var b struct {
+				Error struct {
+					Message string `json:"message"`
+					Data    []struct {
+						Path    string `json:"path"`
+						Message string `json:"message"`
+					} `json:"data"`
+				} `json:"error"`
+			}
+			json.Unmarshal([]byte(r.body), &b)
+			if b.Error.Message == "" {
+				t.Error("no message")
+			}
+			if tt.wantData && (len(b.Error.Data) == 0 || b.Error.Data[0].Message == "") {
+				t.Errorf("data %s; want the reasons", r.body)
+			}
+		})
+	}
+}
+
+func TestElicitLimits(t *testing.T) {
+	t.Run("too many pending", func(t *testing.T) {
+		s := start(t, &hub.Options{MaxPending: 1}, apiKey)
+		_, next := widget(t, s.h, "default")
+		go s.do(t, t.Context(), "POST", "/api/v1/channels/default/elicitations", `{"params":`+nameForm+`}`, apiKey)
+		next() // the first is pending
+		r := s.do(t, t.Context(), "POST", "/api/v1/channels/default/elicitations", `{"params":`+nameForm+`}`, apiKey)
+		if r.status != http.StatusTooManyRequests || r.errorCode() != "too_many_pending" {
+			t.Errorf("%d %s; want 429 too_many_pending", r.status, r.body)
+		}
+	})
+	t.Run("rate limited", func(t *testing.T) {
+		s := start(t, &hub.Options{RatePerMinute: 1}, apiKey)
+		_, next := widget(t, s.h, "default")
+		go s.do(t, t.Context(), "POST", "/api/v1/channels/default/elicitations", `{"params":`+nameForm+`}`, apiKey)
+		next()
+		r := s.do(t, t.Context(), "POST", "/api/v1/channels/default/elicitations", `{"params":`+nameForm+`}`, apiKey)
+		if r.status != http.StatusTooManyRequests || r.errorCode() != "rate_limited" {
+			t.Errorf("%d %s; want 429 rate_limited", r.status, r.body)
+		}
+		if r.header.Get("Retry-After") == "" {
+			t.Error("no Retry-After header")
+		}
+	})
+	t.Run("unknown channel", func(t *testing.T) {
+		s := start(t, nil, apiKey)
+		r := s.do(t, t.Context(), "POST", "/api/v1/channels/nope/elicitations", `{"params":`+nameForm+`}`, apiKey)
+		if r.status != http.StatusNotFound || r.errorCode() != "unknown_channel" {
+			t.Errorf("%d %s; want 404 unknown_channel", r.status, r.body)
+		}
+	})
+}
+
+// A caller that hangs up withdraws its request from the widgets.
+func TestCallerDisconnects(t *testing.T) {
+	s := start(t, nil, apiKey)
+	_, next := widget(t, s.h, "default")
+	ctx, cancel := context.WithCancel(t.Context())
+	go s.do(t, ctx, "POST", "/api/v1/channels/default/elicitations", `{"params":`+nameForm+`}`, apiKey)
+	id := requestID(t, next())
+	cancel()
+	var m wire.Message
+	json.Unmarshal([]byte(next()), &m)
+	var p wire.SettledParams
+	json.Unmarshal(m.Params, &p)
+	if m.Method != wire.MethodSettled || p.RequestID != id || p.Outcome != wire.OutcomeCancelled {
+		t.Errorf("widget heard %s %s; want settled cancelled", m.Method, m.Params)
+	}
+}
+
+func TestChannels(t *testing.T) {
+	s := start(t, nil, apiKey)
+	r := s.do(t, t.Context(), "POST", "/api/v1/channels", `{"name":"team-a"}`, apiKey)
+	if r.status != http.StatusCreated {
+		t.Fatalf("%d %s; want 201", r.status, r.body)
+	}
+	var ch struct{ Channel, Token, WidgetURL string }
+	json.Unmarshal([]byte(r.body), &ch)
+	if ch.Channel != "team-a" || ch.WidgetURL != "https://bridge.example/#token="+ch.Token {
+		t.Errorf("created %+v", ch)
+	}
+	if got, ok := s.h.Authenticate(ch.Token); !ok || got != "team-a" {
+		t.Errorf("the token opens %q, %v", got, ok)
+	}
+	tests := []struct {
+		name, method, path, body string
+		status                   int
+		code                     string
+	}{
+		{"duplicate", "POST", "/api/v1/channels", `{"name":"team-a"}`, http.StatusConflict, "conflict"},
+		{"bad name", "POST", "/api/v1/channels", `{"name":"Team A"}`, http.StatusBadRequest, "bad_request"},
+		{"random name", "POST", "/api/v1/channels", ``, http.StatusCreated, ""},
+		{"delete", "DELETE", "/api/v1/channels/team-a", ``, http.StatusNoContent, ""},
+		{"delete again", "DELETE", "/api/v1/channels/team-a", ``, http.StatusNotFound, "unknown_channel"},
+		{"delete default", "DELETE", "/api/v1/channels/default", ``, http.StatusConflict, "conflict"},
+		{"unknown route", "GET", "/api/v1/nothing", ``, http.StatusNotFound, "not_found"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := s.do(t, t.Context(), tt.method, tt.path, tt.body, apiKey)
+			if r.status != tt.status || r.errorCode() != tt.code {
+				t.Errorf("%d %s; want %d %q", r.status, r.body, tt.status, tt.code)
+			}
+		})
+	}
+}
+
+// Deleting a channel answers its pending callers with cancel.
+func TestDeleteSettlesPending(t *testing.T) {
+	s := start(t, nil, apiKey)
+	s.h.CreateChannel("chat-9")
+	_, next := widget(t, s.h, "chat-9")
+	done := make(chan response, 1)
+	go func() {
+		done <- s.do(t, t.Context(), "POST", "/api/v1/channels/chat-9/elicitations", `{"params":`+nameForm+`}`, apiKey)
+	}()
+	next()
+	if r := s.do(t, t.Context(), "DELETE", "/api/v1/channels/chat-9", ``, apiKey); r.status != http.StatusNoContent {
+		t.Fatalf("delete: %d %s", r.status, r.body)
+	}
+	if r := <-done; r.status != http.StatusOK || r.body != `{"action":"cancel"}`+"\n" {
+		t.Errorf("%d %s; want 200 cancel", r.status, r.body)
+	}
+}
+
+func TestComplete(t *testing.T) {
+	s := start(t, nil, apiKey)
+	w, next := widget(t, s.h, "default")
+	done := make(chan response, 1)
+	go func() {
+		done <- s.do(t, t.Context(), "POST", "/api/v1/channels/default/elicitations",
+			`{"params":{"mode":"url","message":"Connect","elicitationId":"e-9","url":"https://example.com/c"}}`, apiKey)
+	}()
+	w.Answer(requestID(t, next()), wire.ElicitResult{Action: "accept"})
+	if r := <-done; r.body != `{"action":"accept"}`+"\n" {
+		t.Fatalf("result %d %s", r.status, r.body)
+	}
+	next() // settled
+	r := s.do(t, t.Context(), "POST", "/api/v1/channels/default/elicitations/complete", `{"elicitationId":"e-9"}`, apiKey)
+	if r.status != http.StatusNoContent {
+		t.Fatalf("%d %s; want 204", r.status, r.body)
+	}
+	want := `{"jsonrpc":"2.0","method":"notifications/elicitation/complete","params":{"elicitationId":"e-9"}}`
+	if diff := cmp.Diff(want, next()); diff != "" {
+		t.Errorf("widget frame (-want +got):\n%s", diff)
+	}
+	for _, tt := range []struct {
+		path, body string
+		status     int
+	}{
+		{"/api/v1/channels/nope/elicitations/complete", `{"elicitationId":"e-9"}`, http.StatusNotFound},
+		{"/api/v1/channels/default/elicitations/complete", `{}`, http.StatusBadRequest},
+		{"/api/v1/channels/default/elicitations/complete", `{"elicitationId":"never"}`, http.StatusNoContent},
+	} {
+		if r := s.do(t, t.Context(), "POST", tt.path, tt.body, apiKey); r.status != tt.status {
+			t.Errorf("%s %s: %d %s; want %d", tt.path, tt.body, r.status, r.body, tt.status)
+		}
+	}
+}
