@@ -13,7 +13,7 @@ func (f *Form) Defaults() map[string]any {
 	}
 	for i := range f.Fields {
 		fd := &f.Fields[i]
-		switch d := fd.Default.(type) {
+		switch d := fd.typedDefault().(type) {
 		case string:
 			if d != "" {
 				out[fd.Key] = d
@@ -44,7 +44,7 @@ func (f *Form) Initial() Inputs {
 	}
 	for i := range f.Fields {
 		fd := &f.Fields[i]
-		switch d := fd.Default.(type) {
+		switch d := fd.typedDefault().(type) {
 		case string:
 			if d != "" {
 				in[fd.Key] = []string{d}
@@ -64,4 +64,16 @@ func (f *Form) Initial() Inputs {
 		}
 	}
 	return in
+}
+
+// typedDefault is the field's default with a multi select's as []string,
+// also for a Field decoded from JSON, where it arrives as []any.
+func (f *Field) typedDefault() any {
+	if f.Kind == KindMultiSelect {
+		if vals, ok := toStrings(f.Default); ok {
+			return vals
+		}
+		return nil
+	}
+	return f.Default
 }

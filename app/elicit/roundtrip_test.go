@@ -83,3 +83,27 @@ func TestRoundTrip(t *testing.T) {
 		})
 	}
 }
+
+// TestDefaultsAfterJSON checks a form that travelled as JSON (a Field's
+// multi select default then decodes as []any) gives the same defaults.
+func TestDefaultsAfterJSON(t *testing.T) {
+	t.Parallel()
+	form := mustParse(t, `{"type":"object","properties":{
+		"m":{"type":"array","items":{"enum":["a","b"]},"default":["b"]},
+		"b":{"type":"boolean","default":false},
+		"n":{"type":"integer","default":3}}}`)
+	b, err := json.Marshal(form)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Form
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := back.Defaults(), form.Defaults(); !reflect.DeepEqual(got, want) {
+		t.Errorf("after JSON %#v, before %#v", got, want)
+	}
+	if got, want := back.Initial(), form.Initial(); !reflect.DeepEqual(got, want) {
+		t.Errorf("Initial after JSON %#v, before %#v", got, want)
+	}
+}
