@@ -3,6 +3,8 @@ package ui
 import (
 	"testing"
 	"time"
+
+	"github.com/formbridge/formbridge/app/elicit"
 )
 
 func TestParseFragment(t *testing.T) {
@@ -119,5 +121,26 @@ func TestRequiredBooleanStartsAsNo(t *testing.T) {
 	}
 	if got := it.Draft.Inputs["maybe"]; len(got) != 0 {
 		t.Errorf("optional boolean starts as %q, want no answer", got)
+	}
+}
+
+func TestMultilineRule(t *testing.T) {
+	t.Parallel()
+	n := func(v int) *int { return &v }
+	tests := []struct {
+		name string
+		f    elicit.Field
+		want bool
+	}{
+		{"no maxLength", elicit.Field{Kind: elicit.KindString}, true},
+		{"large maxLength", elicit.Field{Kind: elicit.KindString, MaxLength: n(1000)}, true},
+		{"short maxLength", elicit.Field{Kind: elicit.KindString, MaxLength: n(200)}, false},
+		{"pattern", elicit.Field{Kind: elicit.KindString, Pattern: "^[A-Z]+$"}, false},
+		{"email", elicit.Field{Kind: elicit.KindString, Format: elicit.FormatEmail}, false},
+	}
+	for _, tt := range tests {
+		if got := multiline(&tt.f); got != tt.want {
+			t.Errorf("%s: multiline = %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }

@@ -26,8 +26,10 @@ type requestForm struct {
 	Answer    answerer
 
 	// focusedFor is the request whose first field already got focus, so
-	// focus moves only when a different form opens.
+	// focus moves only when a different form opens; seenRev is the last
+	// Rev acted on, so a rejection moves focus to its first field once.
 	focusedFor string
+	seenRev    int
 }
 
 func (f *requestForm) OnMount(ctx app.Context) {
@@ -48,11 +50,19 @@ func (f *requestForm) prepare(ctx app.Context) {
 	if it.Draft.Errors == nil {
 		f.check()
 	}
-	if f.focusedFor != it.ID {
-		f.focusedFor = it.ID
+	switch {
+	case f.focusedFor != it.ID:
+		f.focusedFor, f.seenRev = it.ID, f.Rev
 		if len(it.Form.Fields) > 0 {
 			id := it.elemID("f0")
 			ctx.Defer(func(app.Context) { focusElement(id) })
+		}
+	case f.seenRev != f.Rev:
+		f.seenRev = f.Rev
+		if len(it.Draft.Rejected) > 0 {
+			if id := f.firstInvalidID(); id != "" {
+				ctx.Defer(func(app.Context) { focusElement(id) })
+			}
 		}
 	}
 }
