@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -71,6 +72,9 @@ func CheckURL(raw string) (*URLInfo, error) {
 	}
 	host := strings.ToLower(u.Hostname())
 	info := &URLInfo{URL: raw, Scheme: scheme, Port: u.Port()}
+	if n, err := strconv.Atoi(info.Port); info.Port != "" && (err != nil || n < 1 || n > 65535) {
+		return nil, errors.New("the link's port number is not valid")
+	}
 	addr, isIP := parseIP(host)
 	if isIP {
 		info.Host, info.Domain = host, host

@@ -22,6 +22,7 @@ func TestCheckURL(t *testing.T) {
 		{"https://example.com:443/", "example.com", "example.com", nil},
 		{"https://my_host.example.com/", "my_host.example.com", "example.com", nil},
 		{"https://example.com:8443/", "example.com", "example.com", []string{"port"}},
+		{"https://example.com:/", "example.com", "example.com", nil},
 		{"https://user:pass@example.com/", "example.com", "example.com", []string{"userinfo"}},
 		{"https://good.com@evil.com/", "evil.com", "evil.com", []string{"userinfo"}},
 		{"https://xn--mnchen-3ya.de/", "münchen.de", "münchen.de", []string{"punycode"}},
@@ -89,6 +90,9 @@ func TestCheckURLRefusals(t *testing.T) {
 		"https://xn--.com/",
 		"https://xn--a.com/", // decodes to a control character
 		"https://exa%20mple.com/",
+		"https://example.com:0/",
+		"https://example.com:65536/",
+		"https://example.com:99999999999999999999/",
 		"\xff",
 	} {
 		t.Run(raw, func(t *testing.T) {
