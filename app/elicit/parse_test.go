@@ -90,6 +90,60 @@ func TestParseRefusals(t *testing.T) {
 		{"duplicate key", `{"type":"object","properties":{"a":{"type":"string"},"a":{"type":"string"}}}`, []string{"/properties/a"}},
 		{"negative minLength", prop(`{"type":"string","minLength":-1}`), []string{"/properties/f/minLength"}},
 		{"escaped key path", `{"type":"object","properties":{"a/b~c":{"type":"object"}}}`, []string{"/properties/a~1b~0c/type"}},
+		{"keyword of another kind", prop(`{"type":"string","minimum":1}`), []string{"/properties/f/minimum"}},
+		{"unsupported keyword", prop(`{"type":"string","const":"x"}`), []string{"/properties/f/const"}},
+		{"exclusive bound", prop(`{"type":"number","exclusiveMinimum":0}`), []string{"/properties/f/exclusiveMinimum"}},
+		{"required inside a property", prop(`{"type":"string","required":true}`), []string{"/properties/f/required"}},
+		{"properties inside a string", prop(`{"type":"string","properties":{}}`), []string{"/properties/f/properties"}},
+		{"property not an object", prop(`"string"`), []string{"/properties/f"}},
+		{"empty property name", `{"type":"object","properties":{"":{"type":"string"}}}`, []string{"/properties/"}},
+		{"additionalProperties schema", `{"type":"object","additionalProperties":{"type":"string"}}`, []string{"/additionalProperties"}},
+		{"root title not text", `{"type":"object","title":5}`, []string{"/title"}},
+		{"field description not text", prop(`{"type":"string","description":["a"]}`), []string{"/properties/f/description"}},
+		{"array without items", prop(`{"type":"array"}`), []string{"/properties/f"}},
+		{"items not an object", prop(`{"type":"array","items":[{"enum":["a"]}]}`), []string{"/properties/f/items"}},
+		{"items of numbers", prop(`{"type":"array","items":{"type":"number","enum":[1]}}`), []string{"/properties/f/items/type"}},
+		{"free-text list", prop(`{"type":"array","items":{"type":"string"}}`), []string{"/properties/f/items"}},
+		{"items pattern", prop(`{"type":"array","items":{"enum":["a"],"pattern":"a"}}`), []string{"/properties/f/items/pattern"}},
+		{"items ref", prop(`{"type":"array","items":{"$ref":"#/x"}}`), []string{"/properties/f/items/$ref", "/properties/f/items"}},
+		{"items enum and anyOf", prop(`{"type":"array","items":{"enum":["a"],"anyOf":[{"const":"a"}]}}`), []string{"/properties/f/items/anyOf"}},
+		{"items enumNames without enum", prop(`{"type":"array","items":{"anyOf":[{"const":"a"}],"enumNames":["A"]}}`), []string{"/properties/f/items/enumNames"}},
+		{"enum and oneOf", prop(`{"type":"string","enum":["a"],"oneOf":[{"const":"a"}]}`), []string{"/properties/f/oneOf"}},
+		{"enumNames without enum", prop(`{"type":"string","enumNames":["A"]}`), []string{"/properties/f/enumNames"}},
+		{"enumNames not strings", prop(`{"type":"string","enum":["a"],"enumNames":[1]}`), []string{"/properties/f/enumNames/0"}},
+		{"enumNames not an array", prop(`{"type":"string","enum":["a"],"enumNames":"A"}`), []string{"/properties/f/enumNames"}},
+		{"empty enum", prop(`{"type":"string","enum":[]}`), []string{"/properties/f/enum"}},
+		{"enum not an array", prop(`{"type":"string","enum":"a"}`), []string{"/properties/f/enum"}},
+		{"enum value a number", prop(`{"type":"string","enum":["a",2]}`), []string{"/properties/f/enum/1"}},
+		{"enum value empty", prop(`{"type":"string","enum":[""]}`), []string{"/properties/f/enum/0"}},
+		{"oneOf not an array", prop(`{"type":"string","oneOf":{"const":"a"}}`), []string{"/properties/f/oneOf"}},
+		{"oneOf entry not an object", prop(`{"type":"string","oneOf":["a"]}`), []string{"/properties/f/oneOf/0"}},
+		{"oneOf entry without const", prop(`{"type":"string","oneOf":[{"title":"A"}]}`), []string{"/properties/f/oneOf/0"}},
+		{"oneOf entry with enum", prop(`{"type":"string","oneOf":[{"const":"a","enum":["a"]}]}`), []string{"/properties/f/oneOf/0/enum"}},
+		{"oneOf title not text", prop(`{"type":"string","oneOf":[{"const":"a","title":1}]}`), []string{"/properties/f/oneOf/0/title"}},
+		{"select with a length", prop(`{"type":"string","enum":["a"],"maxLength":3}`), []string{"/properties/f/maxLength"}},
+		{"format not text", prop(`{"type":"string","format":1}`), []string{"/properties/f/format"}},
+		{"pattern not text", prop(`{"type":"string","pattern":1}`), []string{"/properties/f/pattern"}},
+		{"pattern too long", prop(`{"type":"string","pattern":"` + strings.Repeat("a", MaxPatternLength+1) + `"}`), []string{"/properties/f/pattern"}},
+		{"no whole number in range", prop(`{"type":"integer","minimum":1.2,"maximum":1.8}`), []string{"/properties/f/minimum"}},
+		{"minimum not a number", prop(`{"type":"number","minimum":"1"}`), []string{"/properties/f/minimum"}},
+		{"maximum beyond float64", prop(`{"type":"number","maximum":1e400}`), []string{"/properties/f/maximum"}},
+		{"minLength fraction", prop(`{"type":"string","minLength":1.5}`), []string{"/properties/f/minLength"}},
+		{"minItems over maxItems", prop(`{"type":"array","items":{"enum":["a","b"]},"minItems":2,"maxItems":1}`), []string{"/properties/f/minItems"}},
+		{"minItems over choices", prop(`{"type":"array","items":{"enum":["a"]},"minItems":2}`), []string{"/properties/f/minItems"}},
+		{"uniqueItems not boolean", prop(`{"type":"array","items":{"enum":["a"]},"uniqueItems":1}`), []string{"/properties/f/uniqueItems"}},
+		{"required not an array", `{"type":"object","properties":{},"required":"x"}`, []string{"/required"}},
+		{"required entry not text", `{"type":"object","properties":{},"required":[1]}`, []string{"/required/0"}},
+		{"string default a number", prop(`{"type":"string","default":1}`), []string{"/properties/f/default"}},
+		{"boolean default text", prop(`{"type":"boolean","default":"false"}`), []string{"/properties/f/default"}},
+		{"number default beyond float64", prop(`{"type":"number","default":1e999}`), []string{"/properties/f/default"}},
+		{"integer default with fraction", prop(`{"type":"integer","default":1.5}`), []string{"/properties/f/default"}},
+		{"multi default not an array", prop(`{"type":"array","items":{"enum":["a"]},"default":"a"}`), []string{"/properties/f/default"}},
+		{"multi default of numbers", prop(`{"type":"array","items":{"enum":["a"]},"default":[1]}`), []string{"/properties/f/default/0"}},
+		{"multi default too many", prop(`{"type":"array","items":{"enum":["a","b"]},"maxItems":1,"default":["a","b"]}`), []string{"/properties/f/default"}},
+		{"default too long", prop(`{"type":"string","maxLength":2,"default":"abc"}`), []string{"/properties/f/default"}},
+		{"default against pattern", prop(`{"type":"string","pattern":"^a$","default":"b"}`), []string{"/properties/f/default"}},
+		{"null default", prop(`{"type":"string","default":null}`), []string{"/properties/f/default"}},
 		{"two problems", `{"type":"object","properties":{"a":{"type":"object"},"b":{"type":"string","format":"x"}}}`,
 			[]string{"/properties/a/type", "/properties/b/format"}},
 	}
@@ -147,6 +201,21 @@ func TestParseRequestForm(t *testing.T) {
 
 func TestSchemaErrorMessage(t *testing.T) {
 	t.Parallel()
+	many := &SchemaError{}
+	for i := range 7 {
+		many.Problems = append(many.Problems, Problem{Path: "/p" + strconv.Itoa(i), Message: "bad"})
+	}
+	if got, want := many.Error(), "elicitation request refused: /p0: bad; /p1: bad; /p2: bad; /p3: bad; /p4: bad; and 2 more"; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+	var p schemaParser
+	for range maxProblems + 50 {
+		p.add("/x", "bad")
+	}
+	var se *SchemaError
+	if !errors.As(p.err(), &se) || len(se.Problems) != maxProblems || se.Problems[maxProblems-1].Message != "51 more problems are not listed" {
+		t.Errorf("a long list is not cut to %d with a count: %d, last %+v", maxProblems, len(se.Problems), se.Problems[len(se.Problems)-1])
+	}
 	_, err := Parse([]byte(`{"type":"object","properties":{"a":{"type":"object"}}}`))
 	if err == nil || !strings.Contains(err.Error(), "/properties/a/type: nested objects") {
 		t.Errorf("Error() = %v, want the path and the reason", err)
