@@ -1,0 +1,181 @@
+package site
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+
+	"github.com/formbridge/formbridge/web"
+)
+
+// StaticOptions configure GenerateStatic. The zero value writes a site
+// for the root of its host from the web folder embedded in the binary.
+type StaticOptions struct {
+	WebDir  string // folder with app.css, app.wasm(.br/.gz), icons, embed.js; "" = embedded
+	Version string // build version
+	// Prefix is the URL path the site is served under, e.g. "/approvals/"
+	// for a GitHub Pages project site; "" or "/" for the root of a host.
+	Prefix string
+	Env    map[string]string // passed to the wasm, as Options.Env
+}
+
+// ConfigEnv names the variable a static widget finds its config.json
+// URL path in. The bridge's own page never sets it: that page's bridge is
+// its own origin, so it has nothing to fetch.
+const ConfigEnv = "FORMBRIDGE_CONFIG"
+
+// ConfigFile is the file next to a static site's index.html that may name
+// the bridge, e.g. {"bridge": "wss://bridge.example.com/ws"}.
+const ConfigFile = "config.json"
+
+// GenerateStatic writes the widget as a static site into dir: the pages
+// and scripts go-app renders (index.html, app.js, app-worker.js,
+// wasm_exec.js, manifest.webmanifest, app.css) and a copy of the web
+// folder with the wasm's precompressed copies, so any static file host
+// can serve it at Prefix with no code of ours on the server.
+//
+// Files already in dir are overwritten; others are left, so a deployment
+// can keep its own config.json there.
+func GenerateStatic(dir string, opts *StaticOptions) error {
+	if opts == nil {
+		opts = &StaticOptions{}
+	}
+	prefix, err := cleanPrefix(opts.Prefix)
+	if err != nil {
+		return err
+	}
+	var fsys fs.FS = web.FS
+	if opts.WebDir != "" {
+		fsys = os.DirFS(opts.WebDir)
+	}
+	files, err := loadAssets(fsys)
+	if err != nil {
+		return err
+	}
+	if files.files["app.wasm"] == nil {
+		return errors.New("the web folder has no app.wasm: build it first (make wasm)")
+	}
+	registerRoutes()
+
+	env := map[string]string{}
+	for k, v := range opts.Env {
+		env[k] = v
+	}
+	env[ConfigEnv] = prefix + "/" + ConfigFile
+	version := files.hash[:16]
+	if opts.Version != "" {
+		version = opts.Version + "-" + version
+	}
+	h := &app.Handler{
+		Name:        appName,
+		ShortName:   appName,
+		Title:       appTitle,
+		Description: appDescription,
+		Author:      appName,
+		Lang:        "en",
+		Icon: app.Icon{
+			Default:    "/web/icons/icon-192.png",
+			Large:      "/web/icons/icon-512.png",
+			SVG:        "/web/icons/icon.svg",
+			AppleTouch: "/web/icons/icon-192.png",
+		},
+		BackgroundColor:       "#ffffff",
+		ThemeColor:            "#2f5bd3",
+		LoadingLabel:          loadingLabel,
+		Styles:                []string{"/web/app.css"},
+		Env:                   env,
+		Version:               version,
+		ServiceWorkerTemplate: serviceWorker,
+		Resources:             prefixedResources{prefix: prefix},
+		// No WasmContentLengthHeader: a static host sends what it sends,
+		// and the loader falls back to Content-Length.
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("failed to create %s: %w", dir, err)
+	}
+	if err := app.GenerateStaticWebsite(dir, h); err != nil {
+		return fmt.Errorf("failed to render the widget's pages: %w", err)
+	}
+	if err := dropRenderURL(filepath.Join(dir, "index.html")); err != nil {
+		return err
+	}
+	return copyWeb(fsys, filepath.Join(dir, "web"))
+}
+
+// renderURL matches the og:url go-app writes from the request it rendered
+// the page for: here a throwaway loopback server, whose address means
+// nothing on the host the site is published to. The page has no one true
+// URL (it is copied to any host), so the tag is removed, not rewritten.
+// go-app writes attributes in map order, so either order is matched.
+var renderURL = regexp.MustCompile(`<meta (?:content="http://127\.0\.0\.1:[0-9]+/[^"]*" property="og:url"|property="og:url" content="http://127\.0\.0\.1:[0-9]+/[^"]*")>\n?`)
+
+func dropRenderURL(name string) error {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return fmt.Errorf("failed to read the rendered page: %w", err)
+	}
+	return os.WriteFile(name, renderURL.ReplaceAll(b, nil), 0o644)
+}
+
+// cleanPrefix turns "approvals", "/approvals/" or "/a/b" into "/approvals"
+// or "/a/b", and "" or "/" into "". It refuses what would not stay a path
+// on the same host once written into the page's URLs.
+func cleanPrefix(p string) (string, error) {
+	p = strings.Trim(strings.TrimSpace(p), "/")
+	if p == "" {
+		return "", nil
+	}
+	if strings.ContainsAny(p, "?#\\\"'<> \t\r\n") || strings.Contains(p, "//") || strings.Contains(p, ":") {
+		return "", fmt.Errorf("--prefix %q is not a URL path such as /approvals/", p)
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if seg == "." || seg == ".." {
+			return "", fmt.Errorf("--prefix %q must not contain . or .. segments", p)
+		}
+	}
+	return "/" + p, nil
+}
+
+// copyWeb copies the web folder (Go sources excepted: they only embed it)
+// into dst, precompressed copies included. Static hosts that honour them
+// (nginx gzip_static, a CDN's precompressed objects) send 1.6 MB instead
+// of 8 MB; others still have app.wasm itself.
+func copyWeb(fsys fs.FS, dst string) error {
+	return fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, filepath.FromSlash(p))
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if path.Ext(p) == ".go" {
+			return nil
+		}
+		b, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(target, b, 0o644); err != nil {
+			return fmt.Errorf("failed to write %s: %w", target, err)
+		}
+		return nil
+	})
+}
+
+// prefixedResources makes go-app link every script, style and the wasm
+// under the site's prefix: "/approvals/web/app.wasm" rather than
+// "/web/app.wasm". go-app's CustomProvider would write "//web/app.wasm"
+// (a URL on another host) for the root, so the root gets "" here.
+type prefixedResources struct{ prefix string } // "" or "/approvals"
+
+func (p prefixedResources) Package() string { return p.prefix }
+func (p prefixedResources) Static() string  { return p.prefix }
+func (p prefixedResources) AppWASM() string { return p.prefix + "/web/app.wasm" }

@@ -1,0 +1,138 @@
+package site
+
+import (
+	"bytes"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// generate writes a static site from a small web folder.
+func generate(t *testing.T, prefix string) string {
+	t.Helper()
+	out := t.TempDir()
+	if err := GenerateStatic(out, &StaticOptions{WebDir: webDir(t, "body{}"), Prefix: prefix, Version: "v1"}); err != nil {
+		t.Fatalf("GenerateStatic: %v", err)
+	}
+	return out
+}
+
+// localRef finds the same-host URLs a page or script loads: src and
+// href attributes, and the quoted paths in app.js (wasm, worker).
+var localRef = regexp.MustCompile(`(?:src|href)="(/[^"]*)"|"(/[^"]*\.(?:js|wasm))"`)
+
+// TestStaticSiteResolves serves the generated folder with a plain file
+// server, as any static host would, at the root and under a prefix, and
+// checks that every URL the page and its loader ask for is there and
+// stays under the prefix.
+func TestStaticSiteResolves(t *testing.T) {
+	for _, tc := range []struct{ prefix, mount string }{
+		{"", "/"},
+		{"/", "/"},
+		{"/approvals/", "/approvals/"},
+		{"team/approvals", "/team/approvals/"},
+	} {
+		t.Run(tc.mount, func(t *testing.T) {
+			out := generate(t, tc.prefix)
+			mux := http.NewServeMux()
+			mux.Handle(tc.mount, http.StripPrefix(strings.TrimSuffix(tc.mount, "/"), http.FileServer(http.Dir(out))))
+			page := get(t, mux, tc.mount)
+			if page.code != http.StatusOK || !bytes.Contains(page.body, []byte(`class="fb-widget"`)) {
+				t.Fatalf("GET %s: %d, want the prerendered widget page:\n%s", tc.mount, page.code, page.body)
+			}
+			script := get(t, mux, tc.mount+"app.js")
+			refs := map[string]bool{}
+			for _, body := range [][]byte{page.body, script.body} {
+				for _, m := range localRef.FindAllSubmatch(body, -1) {
+					refs[string(m[1])+string(m[2])] = true
+				}
+			}
+			for _, want := range []string{tc.mount + "app.js", tc.mount + "wasm_exec.js", tc.mount + "web/app.css", tc.mount + "web/app.wasm", tc.mount + "app-worker.js"} {
+				if !refs[want] {
+					t.Errorf("the page never refers to %s; it refers to %v", want, refs)
+				}
+			}
+			for ref := range refs {
+				if !strings.HasPrefix(ref, tc.mount) {
+					t.Errorf("%s is outside the site's prefix %s", ref, tc.mount)
+					continue
+				}
+				if r := get(t, mux, ref); r.code != http.StatusOK {
+					t.Errorf("GET %s: %d", ref, r.code)
+				}
+			}
+			wantConfig := `"FORMBRIDGE_CONFIG":"` + tc.mount + `config.json"`
+			if !bytes.Contains(script.body, []byte(wantConfig)) {
+				t.Errorf("app.js does not tell the widget where config.json is (%s)", wantConfig)
+			}
+		})
+	}
+}
+
+// TestStaticSiteCopiesWeb checks the precompressed wasm travels with the
+// site and the embedding Go source does not.
+func TestStaticSiteCopiesWeb(t *testing.T) {
+	out := generate(t, "")
+	for name, want := range map[string][]byte{"app.wasm": rawWasm, "app.wasm.br": brWasm, "embed.js": []byte("// embed")} {
+		b, err := os.ReadFile(filepath.Join(out, "web", name))
+		if err != nil || !bytes.Equal(b, want) {
+			t.Errorf("web/%s: %q, %v; want the web folder's bytes", name, b, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "web", "web.go")); err == nil {
+		t.Error("web/web.go was copied into the site")
+	}
+}
+
+// TestStaticSiteNamesNoRenderHost: the pages are rendered by a loopback
+// server that is gone once the command ends; its address must not be
+// published.
+func TestStaticSiteNamesNoRenderHost(t *testing.T) {
+	out := generate(t, "/approvals/")
+	for _, name := range []string{"index.html", "app.js", "manifest.webmanifest", "app-worker.js"} {
+		b, err := os.ReadFile(filepath.Join(out, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(b, []byte("127.0.0.1")) {
+			t.Errorf("%s names the loopback server it was rendered by", name)
+		}
+	}
+}
+
+func TestStaticSiteKeepsConfig(t *testing.T) {
+	out := t.TempDir()
+	config := []byte(`{"bridge":"wss://bridge.example.com/ws"}`)
+	if err := os.WriteFile(filepath.Join(out, ConfigFile), config, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := GenerateStatic(out, &StaticOptions{WebDir: webDir(t, "")}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(out, ConfigFile)); !bytes.Equal(b, config) {
+		t.Errorf("config.json changed to %q", b)
+	}
+}
+
+func TestStaticBadPrefix(t *testing.T) {
+	for _, p := range []string{"https://evil.example/", "/a/../b", "/a b", `/a"b`, "/a?x", "/a#x"} {
+		if err := GenerateStatic(t.TempDir(), &StaticOptions{WebDir: webDir(t, ""), Prefix: p}); err == nil {
+			t.Errorf("prefix %q accepted", p)
+		}
+	}
+}
+
+func TestStaticNeedsWasm(t *testing.T) {
+	dir := webDir(t, "")
+	if err := os.Remove(filepath.Join(dir, "app.wasm")); err != nil {
+		t.Fatal(err)
+	}
+	err := GenerateStatic(t.TempDir(), &StaticOptions{WebDir: dir})
+	if err == nil || !strings.Contains(err.Error(), "make wasm") {
+		t.Errorf("GenerateStatic without app.wasm: %v; want an error saying to build it", err)
+	}
+}
+
