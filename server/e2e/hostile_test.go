@@ -45,7 +45,7 @@ func TestHostileStringsRenderAsText(t *testing.T) {
 	out := b.ElicitAs(t, requester, string(params), nil)
 	waitForm(t, ctx)
 	// Hover everything, as a person's mouse would.
-		eval[bool](t, ctx, `(() => { document.querySelectorAll("form *").forEach((el) => el.dispatchEvent(new MouseEvent("mouseover", {bubbles: true}))); return true; })()`)
+	eval[bool](t, ctx, `(() => { document.querySelectorAll("form *").forEach((el) => el.dispatchEvent(new MouseEvent("mouseover", {bubbles: true}))); return true; })()`)
 
 	if pwned := eval[string](t, ctx, `String(window.__pwned)`); pwned != "undefined" {
 		t.Fatalf("server text ran script: window.__pwned = %s", pwned)
