@@ -21,7 +21,7 @@ func renderAsker(it *item, titleID, countdown string) app.UI {
 	}
 	return app.Header().Class("fb-card-head").Body(
 		app.P().Class("fb-asks").Body(app.Text("Request from")),
-		app.H2().ID(titleID).Class("fb-title").Body(who...),
+		app.H2().ID(titleID).Class("fb-title").TabIndex(-1).Body(who...),
 		app.If(countdown != "", app.P().Class("fb-countdown").Body(app.Text(countdown))),
 		app.If(strings.TrimSpace(it.Params.Message) != "",
 			app.P().Class("fb-message").Dir("auto").Body(app.Text(it.Params.Message)),

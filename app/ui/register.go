@@ -5,6 +5,24 @@
 // Everything a server wrote (messages, titles, descriptions, option
 // titles, URLs) is rendered as text nodes, isolated with dir="auto" or
 // <bdi>, and never as markup or a link.
+//
+// DOM hooks, for hosts and browser tests: those of ARCHITECTURE.md
+// section 6, plus
+//   - [data-outcome] also takes "waiting" (a URL-mode link was opened and
+//     accepted; the other tab is not finished), "completed" (its
+//     notifications/elicitation/complete arrived) and "gone" (a request
+//     held across a reconnect that the bridge no longer has);
+//   - button[data-action="done"|"dismiss"] close a notice locally;
+//   - button[data-request-id] in nav.fb-queue switches the open request;
+//   - li[data-warning="<code>"] lists app/elicit's URL warnings;
+//   - button[data-demo-tool="<name>"] fires a demo question (demo only).
+//
+// Field controls: a string is a text area when it is free text (no
+// format, no pattern) with no maxLength or one above 200, else an input
+// typed by its format; a required boolean is a checkbox (unticked sends
+// false), an optional one Yes / No / No answer radios; a single select of
+// up to 5 options is radios (plus "No answer" when optional), longer a
+// <select>; a multi select is checkboxes with its limits stated.
 package ui
 
 import "github.com/maxence-charriere/go-app/v9/pkg/app"

@@ -53,10 +53,13 @@ func (f *requestForm) prepare(ctx app.Context) {
 	switch {
 	case f.focusedFor != it.ID:
 		f.focusedFor, f.seenRev = it.ID, f.Rev
+		// The first field, or the title of a form that has none, so a
+		// screen reader starts reading at the new request.
+		id := it.elemID("title")
 		if len(it.Form.Fields) > 0 {
-			id := it.elemID("f0")
-			ctx.Defer(func(app.Context) { focusElement(id) })
+			id = it.elemID("f0")
 		}
+		ctx.Defer(func(app.Context) { focusElement(id) })
 	case f.seenRev != f.Rev:
 		f.seenRev = f.Rev
 		if len(it.Draft.Rejected) > 0 {

@@ -19,6 +19,23 @@ type urlCard struct {
 	Rev       int
 	Countdown string
 	Answer    answerer
+
+	focusedFor string // the request whose title got focus
+}
+
+func (c *urlCard) OnMount(ctx app.Context)  { c.focusTitle(ctx) }
+func (c *urlCard) OnUpdate(ctx app.Context) { c.focusTitle(ctx) }
+
+// focusTitle puts focus on the card's title when a new request opens,
+// so it is read first. Never on Open: a stray Enter must not open a
+// link.
+func (c *urlCard) focusTitle(ctx app.Context) {
+	if c.Item == nil || c.focusedFor == c.Item.ID {
+		return
+	}
+	c.focusedFor = c.Item.ID
+	id := c.Item.elemID("title")
+	ctx.Defer(func(app.Context) { focusElement(id) })
 }
 
 // onOpen opens the link and answers accept: in URL mode, opening the
