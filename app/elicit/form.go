@@ -76,6 +76,9 @@ type Form struct {
 
 // Field returns the field with the given key, or nil.
 func (f *Form) Field(key string) *Field {
+	if f == nil {
+		return nil
+	}
 	for i := range f.Fields {
 		if f.Fields[i].Key == key {
 			return &f.Fields[i]

@@ -125,6 +125,14 @@ const sep1034 = `{"type":"object","properties":{
 func TestSEP1034Defaults(t *testing.T) {
 	t.Parallel()
 	form := mustParse(t, sep1034)
+	for _, f := range form.Fields {
+		if !f.HasDefault() {
+			t.Errorf("%s: HasDefault is false", f.Key)
+		}
+	}
+	if (&Field{Kind: KindBoolean, Default: false}).HasDefault() != true || (&Field{}).HasDefault() {
+		t.Error("HasDefault must count false as a default and nil as none")
+	}
 	want := `{"age":30,"name":"John Doe","score":95.5,"status":"active","verified":true}`
 	if got, _ := json.Marshal(form.Defaults()); string(got) != want {
 		t.Errorf("Defaults = %s, want %s", got, want)

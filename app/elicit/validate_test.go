@@ -113,6 +113,12 @@ func TestValidate(t *testing.T) {
 func TestValidateNilForm(t *testing.T) {
 	t.Parallel()
 	var f *Form
+	if f.Field("x") != nil || len(f.Defaults()) != 0 || len(f.Initial()) != 0 || f.Sensitive() != nil {
+		t.Error("a nil form has no fields, defaults or warnings")
+	}
+	if content, errs := f.Collect(Inputs{"x": {"1"}}, nil); len(content) != 0 || errs != nil {
+		t.Errorf("Collect on a nil form = %v, %v", content, errs)
+	}
 	if got := codes(f.Validate(map[string]any{"x": 1})); !reflect.DeepEqual(got, []string{"x:unknown_key"}) {
 		t.Errorf("got %q", got)
 	}
