@@ -10,6 +10,10 @@ import (
 	"time"
 )
 
+// helpOutput is where a command's --help goes; runMain points it at its
+// stdout.
+var helpOutput io.Writer = os.Stdout
+
 // flagSet is a flag.FlagSet whose flags can each also be set by an
 // environment variable, so formbridge runs the same way from a shell, a
 // container or a service manager. A command-line flag wins over its
@@ -28,7 +32,7 @@ func newFlagSet(name, argsUsage, about string) *flagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // parse reports errors itself, in plain words
 	fs.Usage = func() {}
-	return &flagSet{fs: fs, name: name, argsUsage: argsUsage, about: about, env: map[string]string{}, stdout: os.Stdout}
+	return &flagSet{fs: fs, name: name, argsUsage: argsUsage, about: about, env: map[string]string{}, stdout: helpOutput}
 }
 
 // The usage text may name the value in backquotes, as the flag package

@@ -76,6 +76,7 @@ func main() {
 // runMain dispatches args to a subcommand and turns its error into an
 // exit code. Help goes to stdout (it was asked for); errors to stderr.
 func runMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	helpOutput = stdout
 	if len(args) == 0 {
 		printUsage(stderr)
 		return exitUsage
