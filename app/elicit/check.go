@@ -11,10 +11,6 @@ import (
 // sent). Each takes an answer already known to be of the field's type and
 // non-empty, so the three callers agree on what a valid answer is.
 
-// CodeDuplicate is the FieldError code for a multi select answer that
-// lists the same choice twice. A browser cannot produce it; a program can.
-const CodeDuplicate = "duplicate"
-
 // maxSafeInteger is the largest integer a float64 (and so a JSON number
 // in most peers) holds exactly: 2^53 - 1.
 const maxSafeInteger = 1<<53 - 1

@@ -16,9 +16,14 @@
 //     defaults (SEP-1034); [Form.Sensitive] flags fields that look like
 //     they ask for a password, key or card number, so the widget can warn.
 //   - [Form.Collect] turns what the person typed into typed content, or
-//     into [FieldError]s with stable codes and plain-English messages.
+//     into per-field errors ([FieldError]) with stable codes and
+//     plain-English messages.
 //   - [Form.Validate] checks content from anywhere (the bridge runs it on
 //     every answer a widget sends).
+//
+// Helpers for the widget: [Humanize] makes a label from a property key
+// that has no title, and [LocalDateTime] and [DateTimeLocalValue] convert
+// between RFC 3339 and the offset-less value of a datetime-local control.
 //
 // URL-mode links are checked by [CheckURL]: only https (and http to this
 // machine) may be opened, and misleading hosts get warnings.

@@ -109,6 +109,7 @@ const (
 	CodeTooMany     = "too_many"
 	CodeWrongType   = "wrong_type"  // content from a program, not a person
 	CodeUnknownKey  = "unknown_key" // content from a program, not a person
+	CodeDuplicate   = "duplicate"   // a choice listed twice: content from a program
 )
 
 // FieldError is one problem with one field's answer. Message is written

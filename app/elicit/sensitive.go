@@ -59,7 +59,7 @@ func (f *Form) Sensitive() []Sensitivity {
 			continue
 		}
 		for _, src := range [...]struct{ where, text string }{
-			{"name", fd.Key}, {"title", fd.Title}, {"description", fd.Description},
+			{"internal name", fd.Key}, {"title", fd.Title}, {"description", fd.Description},
 		} {
 			if what := secretIn(src.text); what != "" {
 				out = append(out, Sensitivity{
