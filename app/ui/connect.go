@@ -55,6 +55,11 @@ func (w *widget) onClientEvent(ctx app.Context, e client.Event) {
 	case e.Complete != nil:
 		w.onComplete(e.Complete)
 	case e.Fatal != nil:
-		w.onFatal(errors.Is(e.Fatal, client.ErrUnauthorized))
+		unauthorized := errors.Is(e.Fatal, client.ErrUnauthorized)
+		if unauthorized {
+			// A reload must not retry a token the bridge refused.
+			ctx.SessionStorage().Del(linkKey)
+		}
+		w.onFatal(unauthorized)
 	}
 }

@@ -373,3 +373,15 @@ func TestDeclineAndNotNow(t *testing.T) {
 		t.Fatalf("Not now sent %+v, want cancel", b.sent)
 	}
 }
+
+func TestFirstRenderKnowsValidity(t *testing.T) {
+	// Before OnMount runs, as go-app's first render happens.
+	it := newItem("r1", 1, formParams(t, "x", shortSchema), testMeta, time.Now())
+	page := render(t, &requestForm{Item: it, Answer: &answers{}})
+	if got := page.mustFind(t, "button[data-action=accept]").attrs["aria-disabled"]; got != "true" {
+		t.Errorf("Send aria-disabled=%q on the first render of an empty required form", got)
+	}
+	if page.find("p[class=fb-error]") != nil {
+		t.Error("errors shown on the first render")
+	}
+}

@@ -56,11 +56,20 @@ func newItem(id string, seq int, params wire.ElicitParams, meta wire.RequestMeta
 			it.Form = req.Form
 			it.Sensitive = req.Form.Sensitive()
 			it.Draft.Inputs = requiredBooleansAnswered(req.Form, req.Form.Initial())
+			it.check()
 			return it
 		}
 	}
 	it.Problem = "This request cannot be shown as a form, so it can only be declined."
 	return it
+}
+
+// check computes the draft's problems, so the first render of its form
+// already knows whether it can be sent.
+func (it *item) check() {
+	if it.Form != nil {
+		it.Draft.check(it.Form, &elicit.CollectOptions{UTCOffset: utcOffset})
+	}
 }
 
 // Requester is who is asking, for a person to read.
