@@ -143,8 +143,25 @@ func FuzzCollect(f *testing.F) {
 			t.Fatalf("Validate(JSON %s) = %+v", b, verrs)
 		}
 		for k, v := range content {
-			if s, ok := v.(string); ok && s == "" {
-				t.Errorf("%s sent as an empty string", k)
+			switch v := v.(type) {
+			case string:
+				if v == "" {
+					t.Errorf("%s sent as an empty string", k)
+				}
+			case []string:
+				// Option order, each once, never empty.
+				fd := form.Field(k)
+				last := -1
+				for _, x := range v {
+					i := fd.optionIndex(x)
+					if i <= last {
+						t.Errorf("%s sent %q, not in option order", k, v)
+					}
+					last = i
+				}
+				if len(v) == 0 {
+					t.Errorf("%s sent as an empty list", k)
+				}
 			}
 		}
 	})
