@@ -205,7 +205,7 @@ func TestElicitBadRequest(t *testing.T) {
 	s := start(t, nil, apiKey)
 	tests := []struct {
 		name, body, code string
-		wantData           bool
+		wantData         bool
 	}{
 		{"bad schema", `{"params":{"message":"m","requestedSchema":{"type":"object","properties":{"a":{"type":"object"}}}}}`, "invalid_params", true},
 		{"no message", `{"params":{"requestedSchema":{"type":"object","properties":{}}}}`, "invalid_params", true},

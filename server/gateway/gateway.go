@@ -8,6 +8,7 @@
 package gateway
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -95,13 +96,16 @@ func (g *gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	// Accept refuses a foreign Origin with 403 before the upgrade, so no
 	// data flows to a page that is not allowed (cross-site WebSocket hijacking).
-	ws, err := websocket.Accept(w, r, &g.accept)
+	ws, err := websocket.Accept(leanWriter{w}, r, &g.accept)
 	if err != nil {
 		g.log.Info("WebSocket refused", "remote", r.RemoteAddr, "origin", r.Header.Get("Origin"), "err", err)
 		return
 	}
+	// The connection gets its own goroutine and the handler returns, so
+	// net/http lets go of the request and its buffers. The request's
+	// context ends with the handler: the connection does not use it.
 	c := &conn{g: g, ws: ws, remote: r.RemoteAddr}
-	c.serve(r.Context())
+	go c.serve(context.Background())
 }
 
 // offers reports whether the client listed proto in Sec-WebSocket-Protocol.

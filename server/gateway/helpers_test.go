@@ -2,8 +2,8 @@ package gateway_test
 
 import (
 	"context"
-	"errors"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -228,5 +228,7 @@ func (c *call) wait(t testing.TB) (*wire.ElicitResult, error) {
 	return c.res, c.err
 }
 
-
 func errorsAs(err error, target any) bool { return errors.As(err, target) }
+
+// hubOptions allows n widgets on the default channel.
+func hubOptions(n int) hub.Options { return hub.Options{MaxWidgets: n} }
