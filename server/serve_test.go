@@ -1,0 +1,207 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/formbridge/formbridge/app/wire"
+)
+
+const testToken = "test-token-0123456789abcdef"
+
+// testFlags parses args as serve would, on a free port.
+func testFlags(t *testing.T, args ...string) *bridgeFlags {
+	t.Helper()
+	fs := newFlagSet("serve", "", "")
+	f := addBridgeFlags(fs)
+	if err := fs.parse(append([]string{"--addr", "127.0.0.1:0", "--token", testToken}, args...)); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// startTest starts a bridge and stops it when the test ends. stop shuts
+// it down earlier and returns wait's error.
+func startTest(t *testing.T, f *bridgeFlags, x *extras) (r *running, stop func() error, logs *syncBuffer) {
+	t.Helper()
+	logs = &syncBuffer{}
+	r, cleanup, err := startBridge(f, logs, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- r.wait(ctx); cleanup() }()
+	stopped := false
+	stop = func() error {
+		if stopped {
+			return nil
+		}
+		stopped = true
+		cancel()
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(10 * time.Second):
+			t.Fatal("the bridge did not shut down within 10s")
+			return nil
+		}
+	}
+	t.Cleanup(func() { stop() })
+	return r, stop, logs
+}
+
+func get(t *testing.T, url string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+func TestServeRoutes(t *testing.T) {
+	r, _, logs := startTest(t, testFlags(t), nil)
+	base := r.baseURL
+
+	code, body := get(t, base+"/healthz")
+	var health map[string]string
+	if code != 200 || json.Unmarshal([]byte(body), &health) != nil || health["status"] != "ok" {
+		t.Errorf("/healthz: %d %q", code, body)
+	}
+	code, body = get(t, base+"/api/v1/channels")
+	if code != 404 || !strings.Contains(body, "the HTTP API is off") {
+		t.Errorf("/api/v1/ without a key: %d %q", code, body)
+	}
+	if code, _ := get(t, base+"/"); code != 200 {
+		t.Errorf("/: %d, want the widget page", code)
+	}
+	if !strings.Contains(logs.String(), "the HTTP API (/api/v1/) is off") {
+		t.Errorf("the log does not say the API is off:\n%s", logs)
+	}
+}
+
+func TestServeAPIOn(t *testing.T) {
+	r, _, logs := startTest(t, testFlags(t, "--api-key", "k-123"), nil)
+	req, _ := http.NewRequest("POST", r.baseURL+"/api/v1/channels", strings.NewReader(`{"name":"team-a"}`))
+	req.Header.Set("Authorization", "Bearer k-123")
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var ch struct{ Channel, Token, WidgetURL string }
+	if err := json.NewDecoder(resp.Body).Decode(&ch); err != nil || resp.StatusCode/100 != 2 {
+		t.Fatalf("create channel: %d %v", resp.StatusCode, err)
+	}
+	if want := r.baseURL + "/#token=" + ch.Token; ch.Token == "" || ch.WidgetURL != want {
+		t.Errorf("widgetUrl %q, want %q", ch.WidgetURL, want)
+	}
+	if strings.Contains(logs.String(), "is off") || strings.Contains(logs.String(), "k-123") {
+		t.Errorf("log:\n%s", logs)
+	}
+}
+
+// Shutdown settles a pending question as cancel, tells the widget, and
+// returns without error; afterwards nothing listens.
+func TestServeShutdownCancelsPending(t *testing.T) {
+	r, stop, _ := startTest(t, testFlags(t), nil)
+	w := dialWidget(t, r.baseURL, testToken)
+
+	type outcome struct {
+		res *wire.ElicitResult
+		err error
+	}
+	got := make(chan outcome, 1)
+	go func() {
+		res, err := r.Hub.Elicit(context.Background(), "default", wire.Implementation{Name: "test"},
+			json.RawMessage(`{"message":"Go ahead?","requestedSchema":{"type":"object","properties":{}}}`), nil)
+		got <- outcome{res, err}
+	}()
+	w.question() // it is pending now
+
+	if err := stop(); err != nil {
+		t.Fatalf("shutdown: %v", err)
+	}
+	select {
+	case o := <-got:
+		if o.err != nil || o.res == nil || o.res.Action != wire.ActionCancel {
+			t.Errorf("pending caller got %+v, %v; want action cancel", o.res, o.err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the pending caller was not answered at shutdown")
+	}
+	if _, err := http.Get(r.baseURL + "/healthz"); err == nil {
+		t.Error("the bridge still answers after shutdown")
+	}
+}
+
+// serve prints the widget link once, apart from the log lines, and the
+// token appears nowhere else.
+func TestServePrintsLinkOnly(t *testing.T) {
+	f := testFlags(t, "--log-format", "json")
+	logs := &syncBuffer{}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	began := time.Now()
+	go func() { done <- serve(ctx, f, logs, nil) }()
+
+	link := regexp.MustCompile(`\n      (http://127\.0\.0\.1:\d+/#token=` + testToken + `)\n`)
+	var m []string
+	for deadline := time.Now().Add(5 * time.Second); m == nil && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		m = link.FindStringSubmatch(logs.String())
+	}
+	if m == nil {
+		cancel()
+		t.Fatalf("no widget link printed:\n%s", logs)
+	}
+	t.Logf("ready in %v", time.Since(began))
+	if code, _ := get(t, strings.Split(m[1], "#")[0]+"healthz"); code != 200 {
+		t.Errorf("healthz at the printed address: %d", code)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("serve: %v", err)
+	}
+	out := logs.String()
+	if n := strings.Count(out, testToken); n != 1 {
+		t.Errorf("the token appears %d times, want once (in the link):\n%s", n, out)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "{") && !json.Valid([]byte(line)) {
+			t.Errorf("not a JSON log line: %q", line)
+		}
+	}
+	if !strings.Contains(out, `"msg":"stopped"`) {
+		t.Errorf("no JSON log line says it stopped:\n%s", out)
+	}
+}
+
+func TestServeFlagMistakes(t *testing.T) {
+	for _, args := range [][]string{
+		{"--public-url", "approvals.example.com"},
+		{"--timeout", "0s"},
+		{"--log-format", "yaml"},
+	} {
+		_, _, err := startBridge(testFlags(t, args...), io.Discard, nil)
+		if _, ok := err.(*usageError); !ok {
+			t.Errorf("%v: got %v, want a usage error", args, err)
+		}
+	}
+}
+
+func TestPublicURL(t *testing.T) {
+	r, _, _ := startTest(t, testFlags(t, "--public-url", "https://approvals.example.com/"), nil)
+	if got, want := r.WidgetURL("a b"), "https://approvals.example.com/#token=a+b"; got != want {
+		t.Errorf("WidgetURL = %q, want %q", got, want)
+	}
+}
