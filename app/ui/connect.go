@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/formbridge/formbridge/app/client"
+	"github.com/formbridge/formbridge/app/embed"
 	"github.com/formbridge/formbridge/app/wire"
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -16,6 +17,12 @@ var clientInfo = wire.Implementation{Name: "formbridge-widget", Title: "formbrid
 // dismounted. Client events arrive on the client's goroutine and are
 // handed to the UI goroutine one by one, in order.
 func (w *widget) connect(ctx app.Context) {
+	// In a host page's iframe (embed.js), the link arrives by postMessage.
+	if w.host = embed.Attach(ctx, func(ctx app.Context, l embed.Link) {
+		w.resolve(ctx, app.Window().URL().String(), link{Token: l.Token, Bridge: l.Bridge})
+	}); w.host != nil {
+		return
+	}
 	pageURL, fragment := readFragment()
 	l := parseFragment(fragment)
 	if l.Token != "" {
@@ -28,9 +35,40 @@ func (w *widget) connect(ctx app.Context) {
 		w.state = connOffline
 		return
 	}
+	w.resolve(ctx, pageURL, l)
+}
+
+// resolve finds a static site's bridge in its config.json when the link
+// names none (app/embed), then dials.
+func (w *widget) resolve(ctx app.Context, pageURL string, l link) {
+	if l.Token == "" {
+		w.noLink = true
+		w.state = connOffline
+		return
+	}
+	if l.Bridge == "" && embed.Static() {
+		embed.LoadConfig(ctx, func(ctx app.Context, bridge, problem string) {
+			if problem != "" {
+				w.fatal, w.state = problem, connOffline
+				return
+			}
+			l.Bridge = bridge
+			w.dial(ctx, pageURL, l)
+		})
+		return
+	}
+	w.dial(ctx, pageURL, l)
+}
+
+// dial runs the client until the widget is dismounted.
+func (w *widget) dial(ctx app.Context, pageURL string, l link) {
 	w.token = l.Token
+	bridgeURL := client.BridgeURL(pageURL, l.Bridge)
+	if l.Bridge != "" {
+		w.watch = embed.NewWatch(bridgeURL)
+	}
 	c := client.New(client.Options{
-		URL:        client.BridgeURL(pageURL, l.Bridge),
+		URL:        bridgeURL,
 		Token:      l.Token,
 		ClientInfo: clientInfo,
 		OnEvent: func(e client.Event) {
@@ -62,4 +100,13 @@ func (w *widget) onClientEvent(ctx app.Context, e client.Event) {
 		}
 		w.onFatal(unauthorized)
 	}
+	// app/embed: word a bridge on another origin that never answered, and
+	// tell an embedding page what changed (never what was answered).
+	if e.State != "" && w.watch != nil {
+		w.fatal = w.watch.Problem(w.state)
+	}
+	if e.Settled != nil {
+		w.host.Settled(e.Settled.RequestID, e.Settled.Outcome)
+	}
+	w.host.Report(w.state, w.queue.len())
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/formbridge/formbridge/app/embed"
 	"github.com/formbridge/formbridge/app/wire"
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -42,6 +43,9 @@ type widget struct {
 	permission string // browser notification permission
 
 	releaseVisibility func()
+
+	host  *embed.Host  // the page embedding this widget (embed.js); nil on a page of its own
+	watch *embed.Watch // words a bridge on another origin that never answers
 }
 
 // tickEvery is how often countdowns and "how long ago" are refreshed.
@@ -78,6 +82,7 @@ func (w *widget) OnDismount() {
 	if w.releaseVisibility != nil {
 		w.releaseVisibility()
 	}
+	w.host.Close()
 }
 
 // onVisibilityChange clears the "(2) …" title once the person is back.

@@ -1,0 +1,99 @@
+package embed
+
+import (
+	"encoding/json"
+	"net/url"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// ConfigEnv names the variable holding the URL path of a static site's
+// config.json; `formbridge static` sets it, the bridge's own page does not.
+const ConfigEnv = "FORMBRIDGE_CONFIG"
+
+// Config is a static site's config.json. It names the bridge only: the
+// file is public, so a token in it would be everyone's.
+type Config struct {
+	Bridge string `json:"bridge"` // wss://bridge.example.com/ws (or https://bridge.example.com)
+}
+
+// Static reports whether this page is a static site's, which has no
+// bridge on its own origin.
+func Static() bool { return app.Getenv(ConfigEnv) != "" }
+
+// Words the person sees when a static page cannot know its bridge. The
+// first sentence is for them; the rest for whoever set the page up.
+const (
+	noBridge = "This page is not set up yet: it does not know where to get your requests from. " +
+		"Whoever set it up can name the formbridge bridge in the link (#bridge=wss://…) or in config.json next to this page."
+	badConfig = "This page is not set up correctly: its settings file cannot be read. " +
+		"Whoever set it up can check config.json next to this page: it should look like {\"bridge\": \"wss://bridge.example.com/ws\"}."
+)
+
+// LoadConfig fetches the static site's config.json with the browser's
+// fetch, then calls done on the UI goroutine with the bridge it names,
+// or with a problem to show the person instead.
+func LoadConfig(ctx app.Context, done func(ctx app.Context, bridge, problem string)) {
+	if !app.IsClient {
+		return
+	}
+	var onResponse, onText, onError app.Func
+	release := func() {
+		onResponse.Release()
+		onText.Release()
+		onError.Release()
+	}
+	status := 0
+	finish := func(text string) {
+		bridge, problem := parseConfig(status, text)
+		ctx.Dispatch(func(ctx app.Context) { done(ctx, bridge, problem) })
+		release()
+	}
+	onText = app.FuncOf(func(this app.Value, args []app.Value) any {
+		finish(args[0].String())
+		return nil
+	})
+	onError = app.FuncOf(func(this app.Value, args []app.Value) any {
+		finish("")
+		return nil
+	})
+	onResponse = app.FuncOf(func(this app.Value, args []app.Value) any {
+		status = args[0].Get("status").Int()
+		args[0].Call("text").Call("then", onText, onError)
+		return nil
+	})
+	// no-cache: a changed bridge must be seen at the next load; omit:
+	// the file is public and needs no cookie.
+	init := map[string]any{"cache": "no-cache", "credentials": "omit", "redirect": "error"}
+	app.Window().Call("fetch", app.Getenv(ConfigEnv), init).Call("then", onResponse, onError)
+}
+
+// parseConfig reads config.json's answer: the bridge, or a problem in
+// plain words. A missing file (404) is a page without a bridge, not a
+// broken one.
+func parseConfig(status int, body string) (bridge, problem string) {
+	switch {
+	case status == 404:
+		return "", noBridge
+	case status != 200:
+		return "", badConfig
+	}
+	var c Config
+	if len(body) > maxMessage || json.Unmarshal([]byte(body), &c) != nil {
+		return "", badConfig
+	}
+	c.Bridge = strings.TrimSpace(c.Bridge)
+	if c.Bridge == "" {
+		return "", noBridge
+	}
+	u, err := url.Parse(c.Bridge)
+	if err != nil || u.Host == "" {
+		return "", badConfig
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "ws", "wss", "http", "https":
+		return c.Bridge, ""
+	}
+	return "", badConfig
+}

@@ -1,0 +1,128 @@
+package embed
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+)
+
+// Theme is how a host page dresses the widget. Every value is untrusted
+// text from the host page: each must match a narrow pattern or it is
+// dropped with a reason, so no value can carry url() (a request to
+// another host) or anything but the one CSS value it names.
+type Theme struct {
+	// Mode is "light", "dark", or "auto" (or ""): follow the person's
+	// system setting, as the widget does alone.
+	Mode   string      `json:"mode,omitempty"`
+	Colors ThemeColors `json:"colors,omitempty"`
+	Font   string      `json:"font,omitempty"`   // a font-family list of installed fonts
+	Radius string      `json:"radius,omitempty"` // corner radius, e.g. "12px" or "0.5rem"
+}
+
+// ThemeColors are CSS colours (#hex, rgb(), hsl(), oklch()… or a name).
+type ThemeColors struct {
+	Primary    string `json:"primary,omitempty"`    // buttons, focus ring, the selected request
+	OnPrimary  string `json:"onPrimary,omitempty"`  // text on primary
+	Background string `json:"background,omitempty"` // behind the cards
+	Surface    string `json:"surface,omitempty"`    // cards and fields
+	Text       string `json:"text,omitempty"`
+	Muted      string `json:"muted,omitempty"` // secondary text
+	Border     string `json:"border,omitempty"`
+	Danger     string `json:"danger,omitempty"` // errors, the decline button
+}
+
+// Modes a theme may ask for.
+const (
+	ModeAuto  = "auto"
+	ModeLight = "light"
+	ModeDark  = "dark"
+)
+
+var (
+	colorValue = regexp.MustCompile(`^(?:#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,24}|(?:rgba?|hsla?|hwb|lab|lch|oklab|oklch)\([0-9a-zA-Z.,%/ +-]{1,60}\))$`)
+	fontValue  = regexp.MustCompile(`^[a-zA-Z0-9 ,"'_-]{1,200}$`)
+	// Lengths only, no calc(): a radius has no reason to compute.
+	radiusValue = regexp.MustCompile(`^(?:0|[0-9]{1,3}(?:\.[0-9]{1,3})?(?:px|rem|em))$`)
+)
+
+// properties maps the theme onto the widget's custom properties (those
+// web/app.css declares on :root). problems say, in plain words, which
+// values were dropped and why, for the host developer's console.
+func (t *Theme) properties() (props map[string]string, problems []string) {
+	props = map[string]string{}
+	if t == nil {
+		return props, nil
+	}
+	color := func(key, value string, names ...string) {
+		if value == "" {
+			return
+		}
+		if !colorValue.MatchString(value) {
+			problems = append(problems, fmt.Sprintf("theme colors.%s %s is not a CSS colour such as #2f5bd3 or rgb(47 91 211); ignored", key, quote(value)))
+			return
+		}
+		for _, n := range names {
+			props[n] = value
+		}
+	}
+	c := t.Colors
+	color("primary", c.Primary, "--fb-primary", "--fb-focus")
+	if _, ok := props["--fb-primary"]; ok {
+		// Shades the palette would otherwise keep in its own hue: hover
+		// moves toward the text colour (darker in light mode, lighter in
+		// dark), the selected request is a wash of the primary.
+		props["--fb-primary-hover"] = "color-mix(in srgb, " + c.Primary + " 80%, var(--fb-text))"
+		props["--fb-current-bg"] = "color-mix(in srgb, " + c.Primary + " 14%, var(--fb-surface))"
+	}
+	color("onPrimary", c.OnPrimary, "--fb-on-primary")
+	color("background", c.Background, "--fb-bg")
+	color("surface", c.Surface, "--fb-surface")
+	color("text", c.Text, "--fb-text", "--fb-highlight-text")
+	color("muted", c.Muted, "--fb-muted")
+	color("border", c.Border, "--fb-border")
+	if c.Border != "" && colorValue.MatchString(c.Border) {
+		props["--fb-border-soft"] = "color-mix(in srgb, " + c.Border + " 45%, var(--fb-surface))"
+	}
+	color("danger", c.Danger, "--fb-danger")
+	if t.Font != "" {
+		if fontValue.MatchString(t.Font) {
+			props["--fb-font"] = t.Font
+		} else {
+			problems = append(problems, fmt.Sprintf("theme font %s is not a list of font names such as \"Inter, system-ui, sans-serif\"; ignored", quote(t.Font)))
+		}
+	}
+	if t.Radius != "" {
+		if radiusValue.MatchString(t.Radius) {
+			props["--fb-radius"] = t.Radius
+			props["--fb-radius-s"] = "calc(" + t.Radius + " * 0.6)"
+		} else {
+			problems = append(problems, fmt.Sprintf("theme radius %s is not a length such as 12px or 0.5rem; ignored", quote(t.Radius)))
+		}
+	}
+	return props, problems
+}
+
+// mode is the theme's mode, "auto" for anything unknown.
+func (t *Theme) mode() (string, []string) {
+	if t == nil {
+		return ModeAuto, nil
+	}
+	switch t.Mode {
+	case "", ModeAuto:
+		return ModeAuto, nil
+	case ModeLight, ModeDark:
+		return t.Mode, nil
+	}
+	return ModeAuto, []string{fmt.Sprintf("theme mode %s is not light, dark or auto; using auto", quote(t.Mode))}
+}
+
+// sortedKeys gives a map's keys in order, so properties are applied the
+// same way every time.
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
