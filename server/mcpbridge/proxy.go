@@ -1,0 +1,253 @@
+package mcpbridge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/formbridge/formbridge/app/wire"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Proxy relays MCP sessions between a host and an upstream server at the
+// JSON-RPC level, so every method passes through without the proxy
+// knowing it. What it changes:
+//   - it declares elicitation {form:{}, url:{}} upstream on the host's
+//     behalf (in initialize, and in each request's _meta at 2026-07-28),
+//     keeping the rest of the host's capabilities;
+//   - it answers the upstream's elicitation/create through the Eliciter,
+//     with the upstream's name and version as the requester;
+//   - it answers 2026-07-28 input_required results through the Eliciter
+//     and retries with inputResponses and the echoed requestState, so the
+//     host only sees the final result;
+//   - on -32042 it shows each listed URL request, waits for them to
+//     complete, and retries the original request once.
+//
+// With PassThrough set it changes nothing and the host gets the
+// elicitations itself.
+type Proxy struct {
+	Eliciter Eliciter
+	Channel  string
+	// PassThrough hands elicitations to the host instead of formbridge.
+	PassThrough bool
+	// Timeout overrides the hub's expiry per elicitation when > 0. It also
+	// bounds the wait for URL-mode completion after -32042 (default 10 min).
+	Timeout time.Duration
+	Logger  *slog.Logger // nil = discard
+}
+
+// ErrUpstreamClosed is returned by Serve when the upstream server ended
+// the session (it exited, crashed or hung up).
+var ErrUpstreamClosed = errors.New("upstream MCP server closed the connection")
+
+// Serve relays one session until the host or the upstream ends it, and
+// closes both connections. It returns nil when the host hung up, an error
+// wrapping ErrUpstreamClosed when the upstream did (in-flight host
+// requests have then been answered with errors and pending elicitations
+// withdrawn), or ctx.Err().
+func (p *Proxy) Serve(ctx context.Context, host, upstream mcp.Connection) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	work, cancelWork := context.WithCancel(ctx)
+	defer cancelWork()
+	s := &session{
+		p:          p,
+		host:       host,
+		up:         upstream,
+		ctx:        ctx,
+		work:       work,
+		cancelWork: cancelWork,
+		log:        p.logger(),
+		calls:      map[any]*call{},
+		byHost:     map[any]*call{},
+		elicits:    map[any]context.CancelFunc{},
+		urls:       map[string]chan struct{}{},
+	}
+	hostDone := make(chan error, 1)
+	upDone := make(chan error, 1)
+	go func() { hostDone <- s.readHost() }()
+	go func() { upDone <- s.readUpstream() }()
+
+	var err error
+	select {
+	case herr := <-hostDone:
+		// The host is gone: nobody is left to answer, so withdraw
+		// everything and let the upstream go.
+		if herr != nil && !isEOF(herr) {
+			s.log.Warn("host connection failed", "err", herr)
+		}
+		s.closeCalls()
+		cancel()
+		upstream.Close()
+		<-upDone
+		s.wg.Wait()
+		host.Close()
+	case uerr := <-upDone:
+		err = fmt.Errorf("%w: %v", ErrUpstreamClosed, uerr)
+		if ctx.Err() != nil {
+			err = ctx.Err()
+		} else {
+			s.log.Error("upstream MCP server is gone; failing its in-flight requests", "err", uerr)
+		}
+		s.upstreamGone(err)
+		s.closeCalls()
+		s.wg.Wait() // every in-flight call has answered the host
+		cancel()
+		upstream.Close()
+		host.Close()
+		<-hostDone
+	case <-ctx.Done():
+		err = ctx.Err()
+		s.closeCalls()
+		upstream.Close()
+		host.Close()
+		<-upDone
+		<-hostDone
+		s.wg.Wait()
+	}
+	return err
+}
+
+func (p *Proxy) logger() *slog.Logger {
+	if p.Logger != nil {
+		return p.Logger
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+func isEOF(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed)
+}
+
+// session is the state of one relayed session.
+type session struct {
+	p        *Proxy
+	host, up mcp.Connection
+	ctx      context.Context // ends with the session; reads and writes use it
+	log      *slog.Logger
+	wg       sync.WaitGroup // call and elicitation goroutines
+
+	// work is the parent of every call and elicitation: it ends when the
+	// upstream is gone (so the person's pending questions are withdrawn
+	// while the host still gets its error answers) or the session ends.
+	work       context.Context
+	cancelWork context.CancelFunc
+
+	mu       sync.Mutex
+	nextID   int64
+	calls    map[any]*call              // by the upstream id of its current round
+	byHost   map[any]*call              // by the host's id
+	elicits  map[any]context.CancelFunc // upstream elicitation/create being answered, by its id
+	urls     map[string]chan struct{}   // URL elicitations awaiting completion, by elicitationId
+	server   wire.Implementation        // who the upstream says it is
+	protocol string                     // negotiated protocol version
+	upErr    error                      // set when the upstream is gone
+	closing  bool                       // no new goroutines once set (wg.Wait is near)
+}
+
+// goroutine runs f on the session's wait group, unless the session is
+// closing; it reports whether f was started.
+func (s *session) goroutine(f func()) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing {
+		return false
+	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		f()
+	}()
+	return true
+}
+
+func (s *session) closeCalls() {
+	s.mu.Lock()
+	s.closing = true
+	s.mu.Unlock()
+}
+
+func (s *session) requester() wire.Implementation {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.server.Name == "" {
+		return wire.Implementation{Name: unnamedServer}
+	}
+	return s.server
+}
+
+// readHost relays what the host sends until its connection ends.
+func (s *session) readHost() error {
+	for {
+		msg, err := s.host.Read(s.ctx)
+		if err != nil {
+			return err
+		}
+		switch m := msg.(type) {
+		case *jsonrpc.Request:
+			if m.IsCall() {
+				s.hostCall(m)
+				continue
+			}
+			s.hostNotification(m)
+		case *jsonrpc.Response:
+			// An answer to a request the upstream sent the host; ids in
+			// that direction are not rewritten.
+			s.writeUp(m)
+		}
+	}
+}
+
+// readUpstream relays what the upstream sends until its connection ends.
+func (s *session) readUpstream() error {
+	for {
+		msg, err := s.up.Read(s.ctx)
+		if err != nil {
+			return err
+		}
+		switch m := msg.(type) {
+		case *jsonrpc.Request:
+			if s.p.PassThrough {
+				s.writeHost(m)
+				continue
+			}
+			switch {
+			case m.IsCall() && m.Method == methodElicit:
+				s.upstreamElicit(m)
+			case m.Method == methodCancelled && s.cancelElicit(m.Params):
+			case m.Method == methodElicitComplete:
+				s.urlCompleted(m.Params)
+			default:
+				s.writeHost(m)
+			}
+		case *jsonrpc.Response:
+			s.upstreamResponse(m)
+		}
+	}
+}
+
+func (s *session) writeHost(m jsonrpc.Message) {
+	if err := s.host.Write(s.ctx, m); err != nil && s.ctx.Err() == nil {
+		s.log.Warn("could not write to the host", "err", err)
+	}
+}
+
+func (s *session) writeUp(m jsonrpc.Message) {
+	if err := s.up.Write(s.ctx, m); err != nil && s.ctx.Err() == nil {
+		s.log.Warn("could not write to the upstream server", "err", err)
+	}
+}
+
+// MCP method names the proxy looks at.
+const (
+	methodInitialize     = "initialize"
+	methodDiscover       = "server/discover"
+	methodElicit         = "elicitation/create"
+	methodCancelled      = "notifications/cancelled"
+	methodElicitComplete = "notifications/elicitation/complete"
+)
