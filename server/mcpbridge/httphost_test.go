@@ -1,0 +1,106 @@
+package mcpbridge
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/formbridge/formbridge/app/wire"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// upstreamHTTP serves srv over Streamable HTTP, stateless when asked (the
+// go-sdk serves 2026-07-28 on HTTP only then).
+func upstreamHTTP(t *testing.T, srv *mcp.Server, stateless bool) string {
+	t.Helper()
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{Stateless: stateless})
+	ts := httptest.NewServer(h)
+	t.Cleanup(ts.Close)
+	return ts.URL
+}
+
+func dialHTTP(url string) func(context.Context) (mcp.Connection, error) {
+	return func(ctx context.Context) (mcp.Connection, error) {
+		return (&mcp.StreamableClientTransport{Endpoint: url}).Connect(ctx)
+	}
+}
+
+// A host on Streamable HTTP, through the proxy's /mcp, to an upstream on
+// Streamable HTTP.
+func TestHTTPHostToHTTPUpstream(t *testing.T) {
+	t.Parallel()
+	p := &person{answer: accepting(map[string]any{"zeta": "Rome", "alpha": 1, "mid": true})}
+	ctx, cancel := context.WithCancel(context.Background())
+	up := upstreamHTTP(t, newTestServer(t), false)
+	hh := NewHTTPHost(ctx, &Proxy{Eliciter: p, Channel: "default"}, dialHTTP(up))
+	front := httptest.NewServer(hh)
+	t.Cleanup(func() {
+		cancel()
+		hh.Wait()
+		front.Close()
+	})
+
+	client := mcp.NewClient(&mcp.Implementation{Name: "web-host", Version: "1"}, nil)
+	// The host asks for 2026-07-28 and falls back to 2025-11-25: sessions
+	// on this endpoint are stateful.
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: front.URL}, nil)
+	if err != nil {
+		t.Fatalf("host connect: %v", err)
+	}
+	defer cs.Close()
+	if got := cs.InitializeResult().ProtocolVersion; got != "2025-11-25" {
+		t.Errorf("negotiated %s, want 2025-11-25", got)
+	}
+	for _, tool := range []string{"elicit", "mrtr"} {
+		got := callText(t, cs, tool)
+		if want := `{"action":"accept","content":{"alpha":1,"mid":true,"zeta":"Rome"}}`; got != want {
+			t.Errorf("%s: upstream got %s, want %s", tool, got, want)
+		}
+	}
+	asked := p.seen()
+	if len(asked) != 2 || asked[0].Requester != (wire.Implementation{Name: "travel-desk", Title: "Travel Desk", Version: "1.2.0"}) {
+		t.Errorf("person was shown %+v", asked)
+	}
+}
+
+// A stdio-style host at 2026-07-28 through the proxy to a stateless HTTP
+// upstream: input requests are answered by the person.
+func TestProxyToHTTPUpstream20260728(t *testing.T) {
+	t.Parallel()
+	p := &person{answer: accepting(map[string]any{"zeta": "Kyoto", "alpha": 4, "mid": false})}
+	up := upstreamHTTP(t, newTestServer(t), true)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	upConn, err := dialHTTP(up)(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ht, pt := mcp.NewInMemoryTransports()
+	hostConn, err := pt.Connect(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	serve := make(chan error, 1)
+	go func() { serve <- (&Proxy{Eliciter: p, Channel: "default"}).Serve(ctx, hostConn, upConn) }()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "h", Version: "1"}, nil).Connect(ctx, ht, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cs.InitializeResult().ProtocolVersion; got != "2026-07-28" {
+		t.Errorf("negotiated %s, want 2026-07-28", got)
+	}
+	if got, want := callText(t, cs, "mrtr"), `{"action":"accept","content":{"alpha":4,"mid":false,"zeta":"Kyoto"}}`; got != want {
+		t.Errorf("upstream got %s, want %s", got, want)
+	}
+	if a := p.seen(); len(a) != 1 || a[0].Requester.Name != "travel-desk" {
+		t.Errorf("person was shown %+v", a)
+	}
+	cs.Close()
+	select {
+	case <-serve:
+	case <-time.After(5 * time.Second):
+		t.Error("Serve did not end after the host left")
+	}
+}
