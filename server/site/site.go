@@ -114,7 +114,12 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !immutable {
 		var ok bool
 		// Stable URLs for what other pages link to (embed.js, icons).
-		if name, ok = strings.CutPrefix(p, "/web/"); !ok {
+		name, ok = strings.CutPrefix(p, "/web/")
+		if !ok && strings.HasPrefix(p, "/examples/") {
+			// The embedding examples (web/examples), e.g. /examples/chat.html.
+			name, ok = p[1:], true
+		}
+		if !ok {
 			if strings.HasPrefix(p, "/v/") {
 				// An older or newer version's asset: never serve other
 				// bytes under an immutable URL.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 
+	"github.com/formbridge/formbridge/app/embed"
 	"github.com/formbridge/formbridge/web"
 )
 
@@ -29,7 +30,7 @@ type StaticOptions struct {
 // ConfigEnv names the variable a static widget finds its config.json
 // URL path in. The bridge's own page never sets it: that page's bridge is
 // its own origin, so it has nothing to fetch.
-const ConfigEnv = "FORMBRIDGE_CONFIG"
+const ConfigEnv = embed.ConfigEnv
 
 // ConfigFile is the file next to a static site's index.html that may name
 // the bridge, e.g. {"bridge": "wss://bridge.example.com/ws"}.

@@ -136,3 +136,25 @@ func TestStaticNeedsWasm(t *testing.T) {
 	}
 }
 
+// TestExamplesServed: the bridge serves web/examples at /examples/, with
+// the site's headers, so `formbridge demo` shows the chat example.
+func TestExamplesServed(t *testing.T) {
+	dir := webDir(t, "")
+	if err := os.MkdirAll(filepath.Join(dir, "examples"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "examples", "chat.html"), []byte("<!DOCTYPE html><title>chat</title>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := newSite(t, &Options{WebDir: dir, AllowedOrigins: []string{"https://chat.example.com"}})
+	r := get(t, h, "/examples/chat.html")
+	if r.code != http.StatusOK || !bytes.Contains(r.body, []byte("<title>chat</title>")) {
+		t.Fatalf("GET /examples/chat.html: %d %q", r.code, r.body)
+	}
+	if csp := r.header.Get("Content-Security-Policy"); !strings.Contains(csp, "frame-ancestors 'self' https://chat.example.com") {
+		t.Errorf("CSP %q lacks the allowed origin in frame-ancestors", csp)
+	}
+	if r := get(t, h, "/examples/missing.html"); r.code != http.StatusNotFound {
+		t.Errorf("GET a missing example: %d", r.code)
+	}
+}
