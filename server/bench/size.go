@@ -1,0 +1,164 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// The widget and its floor, built from source in this run with the same
+// toolchain and the same flags as make wasm.
+var wasmTargets = []struct{ name, pkg string }{
+	{"widget", "./wasm"},
+	{"hello", "./server/bench/testdata/hello"},
+}
+
+// wasmFlags are make wasm's.
+var wasmFlags = []string{"-trimpath", "-ldflags=-s -w"}
+
+// builds holds the folders the wasm files were built into, once per run.
+type builds struct {
+	once sync.Once
+	dir  string // widget/app.wasm(.br,.gz), hello/..., and *.names.wasm
+	err  error
+}
+
+var built builds
+
+// buildWasm builds both programs and their precompressed copies.
+func buildWasm(ctx context.Context, c *config) (string, error) {
+	built.once.Do(func() {
+		built.dir, built.err = os.MkdirTemp("", "formbridge-bench-")
+		if built.err != nil {
+			return
+		}
+		for _, t := range wasmTargets {
+			out := filepath.Join(built.dir, t.name, "app.wasm")
+			steps := [][]string{
+				append(append([]string{goTool(), "build"}, wasmFlags...), "-o", out, t.pkg),
+				// Unstripped, only to read the size of each package's code.
+				{goTool(), "build", "-trimpath", "-o", filepath.Join(built.dir, t.name+".names.wasm"), t.pkg},
+				{"brotli", "-f", "-q", "11", "-k", "-o", out + ".br", out},
+				{"gzip", "-f", "-k", "-9", out},
+			}
+			for _, s := range steps {
+				cmd := exec.CommandContext(ctx, s[0], s[1:]...)
+				cmd.Dir = c.repo
+				cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+				if b, err := cmd.CombinedOutput(); err != nil {
+					built.err = fmt.Errorf("%s: %v\n%s", strings.Join(s, " "), err, b)
+					return
+				}
+			}
+		}
+	})
+	return built.dir, built.err
+}
+
+func cleanBuilds() {
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+}
+
+func goTool() string {
+	if p, err := exec.LookPath("go"); err == nil {
+		return p
+	}
+	return "go"
+}
+
+func fileSize(path string) int64 {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
+}
+
+// sizeBudget is issue 6's: the widget at most this times the hello
+// world's brotli size.
+const sizeBudget = 1.10
+
+func benchSize(ctx context.Context, c *config, r *report) error {
+	dir, err := buildWasm(ctx, c)
+	if err != nil {
+		return err
+	}
+	s := r.section("Size of the widget (app.wasm)")
+	s.printf("Both built in this run: `GOOS=js GOARCH=wasm go build %s`, then `brotli -q 11` and `gzip -9`, as `make wasm` does. ", strings.Join(quoteArgs(wasmFlags), " "))
+	s.printf("The floor is a bare go-app v9.8.0 hello world (server/bench/testdata/hello).\n\n")
+	var rows [][]string
+	sizes := map[string][3]int64{}
+	for _, t := range wasmTargets {
+		p := filepath.Join(dir, t.name, "app.wasm")
+		sz := [3]int64{fileSize(p), fileSize(p + ".gz"), fileSize(p + ".br")}
+		sizes[t.name] = sz
+		rows = append(rows, []string{t.name, mb(sz[0]), mb(sz[1]), mb(sz[2])})
+	}
+	w, h := sizes["widget"], sizes["hello"]
+	rows = append(rows, []string{"ratio widget / hello", ratio(w[0], h[0]), ratio(w[1], h[1]), ratio(w[2], h[2])})
+	s.table([]string{"", "raw", "gzip -9", "brotli -q 11"}, rows)
+	budget := int64(sizeBudget * float64(h[2]))
+	s.printf("Budget: %.2f × the floor's brotli = %s; the widget is %s, %s.\n\n", sizeBudget, mb(budget), mb(w[2]), over(w[2], budget))
+	r.target("wasm size (brotli)", fmt.Sprintf("≤ %.2f × hello world (%s)", sizeBudget, mb(budget)), fmt.Sprintf("%s = %s × floor", mb(w[2]), ratio(w[2], h[2])), w[2] <= budget)
+
+	wc, err1 := codeByPackage(filepath.Join(dir, "widget.names.wasm"))
+	hc, err2 := codeByPackage(filepath.Join(dir, "hello.names.wasm"))
+	if err1 != nil || err2 != nil {
+		return fmt.Errorf("code by package: %v %v", err1, err2)
+	}
+	type pkg struct {
+		name        string
+		size, extra int
+	}
+	var pkgs []pkg
+	var total, extra int
+	for name, n := range wc {
+		pkgs = append(pkgs, pkg{name, n, n - hc[name]})
+		total += n
+		extra += n - hc[name]
+	}
+	slices.SortFunc(pkgs, func(a, b pkg) int { return b.extra - a.extra })
+	s.printf("Where the bytes go: code (wasm function bodies, before compression) per package, from an unstripped build of each. ")
+	s.printf("The widget has %s of code, %s more than the hello world; the packages adding most:\n\n", kb(int64(total)), kb(int64(extra)))
+	rows = nil
+	for _, p := range pkgs[:min(15, len(pkgs))] {
+		rows = append(rows, []string{"`" + p.name + "`", kb(int64(p.size)), kb(int64(p.extra))})
+	}
+	s.table([]string{"package (as the wasm linker names it)", "code", "more than hello"}, rows)
+	return nil
+}
+
+func quoteArgs(a []string) []string {
+	q := make([]string, len(a))
+	for i, s := range a {
+		if strings.ContainsAny(s, " =") {
+			q[i] = `"` + s + `"`
+		} else {
+			q[i] = s
+		}
+	}
+	return q
+}
+
+func mb(n int64) string { return fmt.Sprintf("%.3f MB", float64(n)/1e6) }
+func kb(n int64) string { return fmt.Sprintf("%.1f KB", float64(n)/1e3) }
+func ratio(a, b int64) string {
+	if b == 0 {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.3f", float64(a)/float64(b))
+}
+
+func over(n, budget int64) string {
+	if n <= budget {
+		return kb(budget-n) + " under"
+	}
+	return kb(n-budget) + " over"
+}
