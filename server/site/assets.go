@@ -2,9 +2,11 @@ package site
 
 import (
 	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"io/fs"
 	"mime"
 	"net/http"
@@ -84,7 +86,7 @@ func loadAssets(fsys fs.FS) (*assets, error) {
 		if strings.HasSuffix(p, ".gz") {
 			base, enc = strings.TrimSuffix(p, ".gz"), encodingGzip
 		}
-		if f := a.files[base]; f != nil {
+		if f := a.files[base]; f != nil && fresh(f, enc, b) {
 			f.variants[enc] = b
 		}
 	}
@@ -99,6 +101,28 @@ func loadAssets(fsys fs.FS) (*assets, error) {
 	}
 	a.hash = hex.EncodeToString(h.Sum(nil))
 	return a, nil
+}
+
+// fresh reports whether a precompressed copy can stand for f: not empty
+// (a compressor still running), and for gzip, which the standard library
+// reads, decoding to exactly f's bytes (not left over from an older
+// build). A stale copy is dropped and the raw file served instead.
+func fresh(f *asset, enc string, b []byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	if enc != encodingGzip {
+		return true
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return false
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, zr); err != nil {
+		return false
+	}
+	return hex.EncodeToString(h.Sum(nil)) == f.hash
 }
 
 func contentType(name string) string {

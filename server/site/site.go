@@ -126,7 +126,7 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				http.NotFound(w, r)
 				return
 			}
-			s.app.ServeHTTP(w, r)
+			s.servePage(w, r)
 			return
 		}
 	}

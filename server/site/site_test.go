@@ -12,19 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
-
-// testPage stands in for the widget when app/ui has not registered "/".
-type testPage struct{ app.Compo }
-
-func (*testPage) Render() app.UI { return app.Main().Text("test page") }
-
-func TestMain(m *testing.M) {
-	app.Route("/", &testPage{})
-	os.Exit(m.Run())
-}
 
 var (
 	rawWasm = bytes.Repeat([]byte("\x00asm not really wasm "), 500)
@@ -124,6 +112,12 @@ func TestPageHeadersAndRevalidation(t *testing.T) {
 	}
 	if strings.Contains(body, "githubusercontent") || strings.Contains(body, "https://") {
 		t.Errorf("page refers to another host:\n%s", body)
+	}
+	if strings.Contains(body, "user-scalable") || strings.Contains(body, "maximum-scale") || !strings.Contains(body, `name="viewport"`) {
+		t.Errorf("the page's viewport forbids zooming or is missing:\n%s", body)
+	}
+	if got := page.header.Get("Content-Length"); got != strconv.Itoa(len(page.body)) {
+		t.Errorf("Content-Length = %s, body has %d bytes", got, len(page.body))
 	}
 	etag := page.header.Get("ETag")
 	if etag == "" {
@@ -281,5 +275,25 @@ func TestEmbeddedWebFolder(t *testing.T) {
 	}
 	if res := get(t, h, "/web/web.go"); res.code != http.StatusNotFound {
 		t.Errorf("GET /web/web.go = %d, want 404 (sources are not assets)", res.code)
+	}
+}
+
+func TestStalePrecompressedCopiesAreDropped(t *testing.T) {
+	dir := webDir(t, "")
+	// A gzip copy of an older build, and a brotli copy still being written.
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte("an older wasm"))
+	zw.Close()
+	if err := os.WriteFile(filepath.Join(dir, "app.wasm.gz"), gz.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "app.wasm.br"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := newSite(t, &Options{WebDir: dir})
+	res := get(t, h, wasmURL(t, h), "Accept-Encoding", "br, gzip")
+	if enc := res.header.Get("Content-Encoding"); enc != "" || !bytes.Equal(res.body, rawWasm) {
+		t.Errorf("served %q-encoded %d bytes, want the raw app.wasm", enc, len(res.body))
 	}
 }

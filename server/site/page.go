@@ -1,0 +1,56 @@
+package site
+
+import (
+	"bytes"
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// go-app v9 writes a viewport that forbids zooming ("maximum-scale=1,
+// user-scalable=0"), which fails WCAG 1.4.4 (resize text) for people who
+// need to enlarge the form. It has no option for it, so the page is
+// rewritten on its way out.
+const (
+	goappViewport = `content="width=device-width, initial-scale=1, maximum-scale=1, user-scalable=0, viewport-fit=cover"`
+	viewport      = `content="width=device-width, initial-scale=1, viewport-fit=cover"`
+)
+
+// servePage runs go-app's handler into a buffer and fixes its HTML pages.
+// go-app's responses are small (the page and a few generated scripts).
+func (s *site) servePage(w http.ResponseWriter, r *http.Request) {
+	rec := &pageRecorder{header: w.Header(), code: http.StatusOK}
+	s.app.ServeHTTP(rec, r)
+	body := rec.body.Bytes()
+	if strings.HasPrefix(w.Header().Get("Content-Type"), "text/html") {
+		body = bytes.Replace(body, []byte(goappViewport), []byte(viewport), 1)
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	}
+	w.WriteHeader(rec.code)
+	if r.Method != http.MethodHead {
+		w.Write(body)
+	}
+}
+
+// pageRecorder holds a response until it is complete; headers go straight
+// to the real response's header map.
+type pageRecorder struct {
+	header http.Header
+	code   int
+	wrote  bool
+	body   bytes.Buffer
+}
+
+func (p *pageRecorder) Header() http.Header { return p.header }
+
+func (p *pageRecorder) WriteHeader(code int) {
+	if !p.wrote {
+		p.code, p.wrote = code, true
+	}
+}
+
+func (p *pageRecorder) Write(b []byte) (int, error) {
+	p.WriteHeader(http.StatusOK)
+	return p.body.Write(b)
+}
