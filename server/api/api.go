@@ -28,7 +28,7 @@ type Options struct {
 }
 
 type api struct {
-	h         *hub.Hub
+	h         hub.Engine // *hub.Hub today; see hub.Engine
 	keyHash   [sha256.Size]byte
 	widgetURL func(r *http.Request, channel, token string) string
 	log       *slog.Logger

@@ -50,7 +50,7 @@ type Options struct {
 }
 
 type gateway struct {
-	h      *hub.Hub
+	h      hub.Engine // *hub.Hub today; see hub.Engine
 	log    *slog.Logger
 	accept websocket.AcceptOptions
 

@@ -52,7 +52,9 @@ func runWidget(ctx context.Context, w *widget, name string, outcomes *sync.Map) 
 // with a valid answer, and nothing races (run with -race).
 func TestConcurrentCallersAndWidgets(t *testing.T) {
 	const widgets, callers, perCaller = 8, 16, 20
-	h := newHub(t, &hub.Options{MaxPending: callers, RatePerMinute: callers * perCaller})
+	// A queue deep enough that a widget slowed by the race detector is not
+	// cut off as too slow (TestSlowWidget covers that).
+	h := newHub(t, &hub.Options{MaxPending: callers, RatePerMinute: callers * perCaller, MaxQueue: 1 << 16})
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	var outcomes sync.Map

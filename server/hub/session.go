@@ -3,7 +3,6 @@ package hub
 import (
 	"sync"
 
-	"github.com/formbridge/formbridge/app/elicit"
 	"github.com/formbridge/formbridge/app/wire"
 )
 
@@ -23,11 +22,13 @@ type AttachOptions struct {
 // the hub never waits for a widget. When the queue passes the hub's
 // MaxQueue the session ends with ErrSlowWidget.
 type Session struct {
-	c       *channel
-	client  wire.Implementation
-	url     bool // the widget renders URL mode
-	notify  func()
-	backlog int
+	host     sessionHost
+	channel  string
+	client   wire.Implementation
+	url      bool // the widget renders URL mode
+	notify   func()
+	backlog  int
+	maxQueue int
 
 	mu    sync.Mutex
 	queue [][]byte
@@ -47,7 +48,7 @@ func (h *Hub) Attach(channel string, opts *AttachOptions) (*Session, error) {
 	if opts != nil {
 		o = *opts
 	}
-	s := &Session{c: c, client: o.Client, notify: o.Notify}
+	s := &Session{host: c, channel: c.name, client: o.Client, notify: o.Notify, maxQueue: h.opts.MaxQueue}
 	if e := o.Capabilities.Elicitation; e != nil && e.URL != nil {
 		s.url = true
 	}
@@ -73,7 +74,7 @@ func (h *Hub) Attach(channel string, opts *AttachOptions) (*Session, error) {
 }
 
 // Channel is the name of the session's channel.
-func (s *Session) Channel() string { return s.c.name }
+func (s *Session) Channel() string { return s.channel }
 
 // Backlog is how many pending requests were queued when the widget attached.
 func (s *Session) Backlog() int { return s.backlog }
@@ -82,18 +83,18 @@ func (s *Session) Backlog() int { return s.backlog }
 // forbids sending a mode the client did not declare.
 func (s *Session) canShow(r *request) bool { return !r.url || s.url }
 
-// push queues a frame. The caller holds s.c.mu.
+// push queues a frame. The caller holds the host's lock. A session whose
+// queue overflows ends at once; it leaves its host when the transport
+// closes it.
 func (s *Session) push(frame []byte) {
 	s.mu.Lock()
 	if s.err != nil {
 		s.mu.Unlock()
 		return
 	}
-	if len(s.queue) >= s.c.h.opts.MaxQueue {
+	if len(s.queue) >= s.maxQueue {
 		s.err, s.queue = ErrSlowWidget, nil
-		delete(s.c.sessions, s)
 		s.mu.Unlock()
-		s.c.h.log.Warn("widget disconnected: send queue full", "channel", s.c.name, "client", s.client.Name)
 		s.notify()
 		return
 	}
@@ -103,7 +104,7 @@ func (s *Session) push(frame []byte) {
 }
 
 // detach ends the session with reason; frames already queued are kept so
-// the widget still hears the last notices. The caller holds s.c.mu.
+// the widget still hears the last notices. The caller holds the host's lock.
 func (s *Session) detach(reason error) {
 	s.mu.Lock()
 	if s.err == nil {
@@ -139,17 +140,16 @@ func (s *Session) Queued() bool {
 
 // Close detaches the widget (its connection ended). Pending requests stay
 // pending for the other widgets and for the next connection.
-func (s *Session) Close() {
-	c := s.c
-	c.mu.Lock()
-	defer c.mu.Unlock()
+func (s *Session) Close() { s.host.leave(s) }
+
+// end marks the session over and drops its queue.
+func (s *Session) end() {
 	s.mu.Lock()
 	if s.err == nil {
 		s.err = errSessionDetached
 	}
 	s.queue = nil
 	s.mu.Unlock()
-	delete(c.sessions, s)
 }
 
 // Answer takes the widget's response to elicitation/create id. A valid
@@ -162,63 +162,5 @@ func (s *Session) Close() {
 // and with a *wire.Error for an action that is not accept, decline or
 // cancel.
 func (s *Session) Answer(id string, res wire.ElicitResult) error {
-	switch res.Action {
-	case wire.ActionAccept:
-	case wire.ActionDecline, wire.ActionCancel:
-		res.Content = nil // decline and cancel carry no content
-	default:
-		return &wire.Error{Code: wire.CodeInvalidParams, Message: `action must be "accept", "decline" or "cancel"`}
-	}
-	c := s.c
-	c.mu.Lock()
-	if err := s.ended(); err != nil {
-		c.mu.Unlock()
-		return err
-	}
-	r := c.pending[id]
-	if r == nil || !s.canShow(r) {
-		defer c.mu.Unlock()
-		if r == nil {
-			if outcome, ok := c.recent.lookup(id, res); ok {
-				s.push(settledFrame(id, outcome, nil))
-				return nil
-			}
-		}
-		return ErrUnknownRequest
-	}
-	form := r.form
-	c.mu.Unlock()
-
-	// Validation runs outside the lock: a large form must not hold up
-	// the channel.
-	var errs []elicit.FieldError
-	if res.Action == wire.ActionAccept {
-		if form == nil {
-			res.Content = nil // URL mode: accept means the person agreed to open the link
-		} else {
-			content := res.Content
-			if content == nil {
-				content = map[string]any{}
-			}
-			errs = form.Validate(content)
-		}
-	}
-
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if r.settled {
-		return nil // the widget heard the outcome when it settled
-	}
-	if len(errs) > 0 {
-		s.push(settledFrame(id, wire.OutcomeRejected, errs))
-		return nil
-	}
-	c.settleLocked(r, res, s, wire.OutcomeAnswered, wire.OutcomeAnsweredElsewhere)
-	return nil
-}
-
-func (s *Session) ended() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.err
+	return s.host.answer(s, id, res)
 }
