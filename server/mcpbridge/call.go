@@ -1,0 +1,98 @@
+package mcpbridge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"github.com/formbridge/formbridge/app/wire"
+	"github.com/formbridge/formbridge/server/hub"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// CallOptions configure [Call].
+type CallOptions struct {
+	Upstream  Upstream
+	Tool      string
+	Arguments json.RawMessage // a JSON object; empty means {}
+	Eliciter  Eliciter
+	Channel   string
+	// ProtocolVersion asks for a protocol version; "" = the go-sdk's newest.
+	ProtocolVersion string
+	ClientInfo      *mcp.Implementation // nil = formbridge
+	Logger          *slog.Logger
+}
+
+// ErrRefused is wrapped by Call's error when the person declined or
+// cancelled a question the tool asked, so scripts can tell a "no" from a
+// failure.
+var ErrRefused = errors.New("the person did not approve")
+
+// Call connects to an MCP server as a client, calls one tool with its
+// elicitations going to the Eliciter, and returns the tool's result. The
+// error is non-nil when the call failed, the tool reported an error
+// (the result is returned too), or the person refused (ErrRefused).
+func Call(ctx context.Context, o CallOptions) (*mcp.CallToolResult, error) {
+	if o.Tool == "" {
+		return nil, errors.New("say which tool to call")
+	}
+	args := map[string]any{}
+	if len(o.Arguments) > 0 {
+		if err := json.Unmarshal(o.Arguments, &args); err != nil || args == nil {
+			return nil, fmt.Errorf("the tool's arguments must be a JSON object such as {\"name\":\"value\"}: %s", o.Arguments)
+		}
+	}
+	t, err := o.Upstream.Transport()
+	if err != nil {
+		return nil, err
+	}
+	info := o.ClientInfo
+	if info == nil {
+		info = &mcp.Implementation{Name: "formbridge", Version: "dev"}
+	}
+	watch := &refusals{Eliciter: o.Eliciter}
+	client := mcp.NewClient(info, ClientOptions(watch, o.Channel, &mcp.ClientOptions{Logger: o.Logger}))
+	cs, err := client.Connect(ctx, Transport(t), &mcp.ClientSessionOptions{ProtocolVersion: o.ProtocolVersion})
+	if err != nil {
+		return nil, fmt.Errorf("failed to connect to the MCP server: %w", err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: o.Tool, Arguments: args})
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("calling %s failed: %w", o.Tool, err)
+	case watch.refused() != "":
+		return res, fmt.Errorf("%w: they answered %s", ErrRefused, watch.refused())
+	case res.IsError:
+		return res, fmt.Errorf("the tool %s reported an error", o.Tool)
+	}
+	return res, nil
+}
+
+// refusals remembers whether any answer was decline or cancel.
+type refusals struct {
+	Eliciter
+	mu     sync.Mutex
+	action string
+}
+
+func (r *refusals) Elicit(ctx context.Context, channel string, requester wire.Implementation, params json.RawMessage, opts *hub.ElicitOptions) (*wire.ElicitResult, error) {
+	res, err := r.Eliciter.Elicit(ctx, channel, requester, params, opts)
+	if err == nil && res.Action != wire.ActionAccept {
+		r.mu.Lock()
+		if r.action == "" {
+			r.action = res.Action
+		}
+		r.mu.Unlock()
+	}
+	return res, err
+}
+
+func (r *refusals) refused() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.action
+}

@@ -1,0 +1,68 @@
+// Command testserver is a small go-sdk MCP server on stdio for the
+// mcpbridge tests: they build it and run it as a real subprocess.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log"
+	"os"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+const tripSchema = `{"type":"object","properties":{` +
+	`"zeta":{"type":"string","title":"Destination"},` +
+	`"alpha":{"type":"integer","title":"Nights","minimum":1},` +
+	`"mid":{"type":"boolean","title":"Window seat","default":false}},` +
+	`"required":["zeta","alpha"]}`
+
+func main() {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "subprocess-desk", Version: "0.9"}, nil)
+	text := func(v any) (*mcp.CallToolResult, any, error) {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, nil, err
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil, nil
+	}
+	type addIn struct {
+		A int `json:"a"`
+		B int `json:"b"`
+	}
+	mcp.AddTool(srv, &mcp.Tool{Name: "add"}, func(ctx context.Context, req *mcp.CallToolRequest, in addIn) (*mcp.CallToolResult, any, error) {
+		return text(in.A + in.B)
+	})
+	mcp.AddTool(srv, &mcp.Tool{Name: "fail"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		return nil, nil, errors.New("the printer is on fire")
+	})
+	// book asks with input requests; the go-sdk turns them into
+	// elicitation/create for clients before 2026-07-28.
+	mcp.AddTool(srv, &mcp.Tool{Name: "book"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		resp, ok := req.Params.InputResponses["trip"]
+		if !ok {
+			return &mcp.CallToolResult{
+				InputRequests: mcp.InputRequestMap{"trip": &mcp.ElicitParams{Message: "Book the trip?", RequestedSchema: json.RawMessage(tripSchema)}},
+				RequestState:  "s-1",
+			}, nil, nil
+		}
+		return text(resp)
+	})
+	// crash dies while its elicitation waits for a person.
+	mcp.AddTool(srv, &mcp.Tool{Name: "crash"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		go func() {
+			time.Sleep(200 * time.Millisecond)
+			os.Exit(3)
+		}()
+		res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "Wait for me", RequestedSchema: json.RawMessage(tripSchema)})
+		if err != nil {
+			return nil, nil, err
+		}
+		return text(res)
+	})
+	if err := srv.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+		log.Print(err)
+	}
+}
