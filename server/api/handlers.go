@@ -49,6 +49,12 @@ func (a *api) elicit(w http.ResponseWriter, r *http.Request) {
 	if body.Requester.Name == "" {
 		body.Requester.Name = "HTTP API"
 	}
+	// The answer may take minutes: lift the server's read and write
+	// deadlines for this request. A read deadline that passed would end
+	// the request's context and withdraw the question.
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Time{})
+	rc.SetWriteDeadline(time.Time{})
 	channel := r.PathValue("channel")
 	res, err := a.h.Elicit(r.Context(), channel, body.Requester, body.Params,
 		&hub.ElicitOptions{Timeout: time.Duration(t * float64(time.Second))})

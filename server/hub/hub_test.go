@@ -464,3 +464,22 @@ func TestSlowWidget(t *testing.T) {
 		t.Errorf("slow widget's session: %v; want ErrSlowWidget", err)
 	}
 }
+
+// The requester is shown to the person and comes from outside: overlong
+// fields are cut, not passed on whole.
+func TestRequesterBounded(t *testing.T) {
+	h := newHub(t, nil)
+	w := attach(t, h, "default", false)
+	long := wire.Implementation{Name: strings.Repeat("n", 5000), Title: strings.Repeat("é", 300), Version: "1"}
+	go h.Elicit(t.Context(), "default", long, json.RawMessage(nameForm), nil)
+	_, p := w.request()
+	meta, _ := p.RequestMeta()
+	for _, s := range []string{meta.Requester.Name, meta.Requester.Title} {
+		if n := len([]rune(s)); n != 200 || !strings.HasSuffix(s, "…") {
+			t.Errorf("requester field of %d characters (%.10q…); want 200 ending in …", n, s)
+		}
+	}
+	if meta.Requester.Version != "1" {
+		t.Errorf("version %q; want it untouched", meta.Requester.Version)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/formbridge/formbridge/app/elicit"
 	"github.com/formbridge/formbridge/app/wire"
@@ -67,7 +68,7 @@ func (h *Hub) Elicit(ctx context.Context, channel string, requester wire.Impleme
 		done: make(chan struct{}),
 	}
 	meta := wire.RequestMeta{
-		Requester: requester,
+		Requester: boundRequester(requester),
 		CreatedAt: now.UTC().Truncate(time.Millisecond),
 		ExpiresAt: now.Add(timeout).UTC().Truncate(time.Millisecond),
 	}
@@ -97,6 +98,22 @@ func (h *Hub) Elicit(ctx context.Context, channel string, requester wire.Impleme
 	}
 	res := r.result
 	return &res, nil
+}
+
+// maxRequesterText bounds each field of the requester: it is shown to the
+// person and comes from a server or an HTTP caller, so it is untrusted.
+const maxRequesterText = 200
+
+// boundRequester shortens overlong requester fields rather than refuse
+// the request: a long name is no reason not to ask.
+func boundRequester(r wire.Implementation) wire.Implementation {
+	cut := func(s string) string {
+		if utf8.RuneCountInString(s) <= maxRequesterText {
+			return s
+		}
+		return string([]rune(s)[:maxRequesterText-1]) + "…"
+	}
+	return wire.Implementation{Name: cut(r.Name), Title: cut(r.Title), Version: cut(r.Version)}
 }
 
 // invalidParams turns a ParseRequest error into the JSON-RPC error the
