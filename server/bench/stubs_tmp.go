@@ -2,9 +2,8 @@ package main
 
 import "context"
 
-func benchRoundTrip(ctx context.Context, c *config, r *report) error  { return nil }
 func benchThroughput(ctx context.Context, c *config, r *report) error { return nil }
-func benchCapacity(ctx context.Context, c *config, r *report) error   { return nil }
-func benchBrowser(ctx context.Context, c *config, r *report) error    { return nil }
-func isChild() bool                                                   { return false }
-func runChild()                                                       {}
+func benchCapacity(ctx context.Context, c *config, r *report) error { return nil }
+func benchBrowser(ctx context.Context, c *config, r *report) error { return nil }
+func isChild() bool { return false }
+func runChild() {}
