@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net"
+	"net/url"
 	"os"
 
 	"github.com/formbridge/formbridge/server/demo"
@@ -51,7 +53,7 @@ func demoExtras() *extras {
 // through the mcpbridge adapter. Both ends run in this process over
 // in-memory transports. The demo's routes are mounted under /demo/.
 func startDemo(b *bridge) (func(), error) {
-	d := demo.New(&demo.Options{BaseURL: b.baseURL, Version: version, Logger: atLeast(b.log.With("part", "demo"), slog.LevelWarn)})
+	d := demo.New(&demo.Options{BaseURL: demoLinkBase(b.baseURL), Version: version, Logger: atLeast(b.log.With("part", "demo"), slog.LevelWarn)})
 	ctx := context.Background()
 	ct, st := mcp.NewInMemoryTransports()
 	ss, err := d.MCP().Connect(ctx, st, nil)
@@ -80,4 +82,20 @@ func startDemo(b *bridge) (func(), error) {
 		cs.Close()
 		ss.Close()
 	}, nil
+}
+
+// demoLinkBase names this machine "localhost" in the demo's account link
+// instead of 127.0.0.1: a person reads a name more easily than a number,
+// and the widget need not warn about a numeric address. Both reach the
+// same listener.
+func demoLinkBase(base string) string {
+	u, err := url.Parse(base)
+	if err != nil || u.Hostname() != "127.0.0.1" {
+		return base
+	}
+	u.Host = net.JoinHostPort("localhost", u.Port())
+	if u.Port() == "" {
+		u.Host = "localhost"
+	}
+	return u.String()
 }

@@ -101,7 +101,7 @@ func TestDemoConnectAccount(t *testing.T) {
 	w := dialWidget(t, r.baseURL, testToken)
 	done := runTool(t, r.baseURL, testToken, "connect_calendar", nil)
 	q, p := w.question()
-	if !p.IsURL() || !strings.HasPrefix(p.URL, r.baseURL+demo.CallbackPath+"?id=") || p.ElicitationID == "" {
+	if !p.IsURL() || !strings.HasPrefix(p.URL, demoLinkBase(r.baseURL)+demo.CallbackPath+"?id=") || p.ElicitationID == "" {
 		t.Fatalf("question = %s", q.Params)
 	}
 	w.answer(q, wire.ElicitResult{Action: wire.ActionAccept})
@@ -153,7 +153,20 @@ func TestDemoShutdownCancelsQuestion(t *testing.T) {
 	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
-	if raw, res := result(t, done); !strings.Contains(res.Text, "without choosing") {
+	if raw, res := result(t, done); !strings.Contains(res.Text, "closed without a choice") {
 		t.Errorf("run = %s", raw)
+	}
+}
+
+func TestDemoLinkBase(t *testing.T) {
+	for in, want := range map[string]string{
+		"http://127.0.0.1:8080":         "http://localhost:8080",
+		"http://127.0.0.1":              "http://localhost",
+		"https://approvals.example.com": "https://approvals.example.com",
+		"http://192.168.1.5:8080":       "http://192.168.1.5:8080",
+	} {
+		if got := demoLinkBase(in); got != want {
+			t.Errorf("demoLinkBase(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

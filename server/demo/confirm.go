@@ -36,6 +36,6 @@ func confirmDelete(ctx context.Context, ss *mcp.ServerSession) (string, error) {
 	case "decline":
 		return "You said no. The 40 invoices stay in the archive.", nil
 	default:
-		return "You closed the question without answering, so nothing was deleted.", nil
+		return "The question was closed without an answer, so nothing was deleted.", nil
 	}
 }

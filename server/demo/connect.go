@@ -34,7 +34,8 @@ func (s *Server) connectCalendar(ctx context.Context, ss *mcp.ServerSession) (st
 	res, err := ss.Elicit(ctx, &mcp.ElicitParams{
 		Mode: "url",
 		Message: "Connect your Acme Calendar account so I can book meeting room 2 for you. " +
-			"The link opens a page where you allow it; come back here when you are done.",
+			"The link opens a page where you allow it; come back here when you are done. "+
+			"(In this demo the page is on this computer, which is why formbridge asks you to look twice.)",
 		URL:           s.baseURL + CallbackPath + "?id=" + secret,
 		ElicitationID: elicitationID,
 	})
@@ -46,7 +47,7 @@ func (s *Server) connectCalendar(ctx context.Context, ss *mcp.ServerSession) (st
 	case "decline":
 		return "You chose not to connect your calendar, so no room was booked.", nil
 	default:
-		return "You closed the question without opening the link, so no room was booked.", nil
+		return "The question was closed without the link being opened, so no room was booked.", nil
 	}
 
 	// accept only means the person agreed to open the link; the

@@ -50,6 +50,6 @@ func chooseCustomer(ctx context.Context, ss *mcp.ServerSession) (string, error) 
 	case "decline":
 		return "You said none of them. No refund was made; the order stays open for someone to check.", nil
 	default:
-		return "You closed the question without choosing, so no refund was made.", nil
+		return "The question was closed without a choice, so no refund was made.", nil
 	}
 }

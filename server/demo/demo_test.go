@@ -90,10 +90,10 @@ func TestToolsAnswer(t *testing.T) {
 		{"delete_old_invoices", accept(map[string]any{"confirm": true}), []string{"You confirmed", "were deleted"}, nil},
 		{"delete_old_invoices", accept(map[string]any{"confirm": false}), []string{"without ticking the box", "were kept"}, []string{"were deleted"}},
 		{"delete_old_invoices", action("decline"), []string{"You said no", "stay in the archive"}, nil},
-		{"delete_old_invoices", action("cancel"), []string{"without answering", "nothing was deleted"}, nil},
+		{"delete_old_invoices", action("cancel"), []string{"closed without an answer", "nothing was deleted"}, nil},
 		{"choose_customer", accept(map[string]any{"customer": "cus_2210"}), []string{"Jordan Lee, Bristol"}, []string{"Leeds", "Cardiff"}},
 		{"choose_customer", action("decline"), []string{"none of them", "No refund"}, nil},
-		{"choose_customer", action("cancel"), []string{"without choosing"}, nil},
+		{"choose_customer", action("cancel"), []string{"closed without a choice"}, nil},
 		{"request_travel", accept(travel), []string{
 			"Conference to Lisbon", "from Fri 12 March 2027 to Sun 14 March 2027", "(dates can move by a day)",
 			"Preferred flight: Fri 12 March 2027 at 07:30 (UTC+01:00)", "2 travellers", "€950.50 per person",

@@ -30,6 +30,6 @@ func payrollSignIn(ctx context.Context, ss *mcp.ServerSession) (string, error) {
 	case "decline":
 		return "You refused to share your password. Good call: a form should never ask for it.", nil
 	default:
-		return "You closed the question without sharing anything.", nil
+		return "The question was closed, and nothing was shared.", nil
 	}
 }

@@ -51,7 +51,7 @@ func requestTravel(ctx context.Context, ss *mcp.ServerSession) (string, error) {
 		return "You chose not to send a travel request.", nil
 	case "accept":
 	default:
-		return "You closed the travel form without sending it.", nil
+		return "The travel form was closed without being sent.", nil
 	}
 	c := res.Content
 	dep, err1 := time.Parse(time.DateOnly, str(c, "departure"))
