@@ -190,3 +190,16 @@ func fetchText(ctx app.Context, method, url, token, body string, done func(ctx a
 	})
 	app.Window().Call("fetch", url, init).Call("then", onResponse, onError)
 }
+
+// allowZoom rewrites go-app's viewport tag, which forbids zooming
+// (maximum-scale=1, user-scalable=0): people who need larger text must
+// be able to pinch-zoom (WCAG 1.4.4). Browsers apply the change live.
+func allowZoom() {
+	if !app.IsClient {
+		return
+	}
+	meta := app.Window().Get("document").Call("querySelector", `meta[name="viewport"]`)
+	if meta.Truthy() {
+		meta.Call("setAttribute", "content", "width=device-width, initial-scale=1, viewport-fit=cover")
+	}
+}

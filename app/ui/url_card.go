@@ -155,7 +155,7 @@ func preventDefault(ctx app.Context, e app.Event) { e.PreventDefault() }
 func renderURL(u *elicit.URLInfo) app.UI {
 	before, host, after := splitHost(u.URL)
 	var hostParts []app.UI
-	if d := u.Domain; d != "" && strings.HasSuffix(strings.ToLower(host), strings.ToLower(d)) && len(d) <= len(host) {
+	if d := u.Domain; d != "" && len(d) <= len(host) && strings.EqualFold(host[len(host)-len(d):], d) {
 		cut := len(host) - len(d)
 		hostParts = []app.UI{
 			app.If(cut > 0, app.Text(host[:cut])),

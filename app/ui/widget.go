@@ -58,6 +58,7 @@ func (w *widget) OnMount(ctx app.Context) {
 	if !app.IsClient {
 		return
 	}
+	allowZoom()
 	w.baseTitle = pageTitle()
 	if w.baseTitle == "" {
 		w.baseTitle = "formbridge"
