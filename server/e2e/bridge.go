@@ -39,8 +39,13 @@ type Bridge struct {
 	upgrades int
 }
 
-// WebDir is the repository's web folder, where make wasm writes app.wasm.
+// WebDir is the repository's web folder, where make wasm writes app.wasm,
+// or $FORMBRIDGE_WEB_DIR when set (a copy that no build rewrites while the
+// tests read it).
 func WebDir() string {
+	if dir := os.Getenv("FORMBRIDGE_WEB_DIR"); dir != "" {
+		return dir
+	}
 	dir, err := filepath.Abs(filepath.Join("..", "..", "web"))
 	if err != nil {
 		return filepath.Join("..", "..", "web")

@@ -68,7 +68,11 @@ func openWidget(t *testing.T, ctx context.Context, b *Bridge) {
 // waitForm waits for a shown request and returns its id.
 func waitForm(t *testing.T, ctx context.Context) string {
 	t.Helper()
-	do(t, ctx, "wait for the form", chromedp.WaitVisible(chromedp.CSS(`form[data-elicitation-id]`)))
+	wctx, cancel := context.WithTimeout(ctx, stepTimeout)
+	defer cancel()
+	if err := chromedp.Do(wctx, chromedp.WaitVisible(chromedp.CSS(`form[data-elicitation-id]`))); err != nil {
+		t.Fatalf("no request shown (%v); the page shows:\n%s", err, eval[string](t, ctx, `document.body.innerText`))
+	}
 	return eval[string](t, ctx, `document.querySelector("form[data-elicitation-id]").dataset.elicitationId`)
 }
 

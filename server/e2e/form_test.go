@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -133,4 +134,21 @@ func TestDeclineCancelEscape(t *testing.T) {
 			do(t, ctx, "form leaves", chromedp.WaitNotPresent(chromedp.CSS(`form[data-elicitation-id=`+css(id)+`]`)))
 		})
 	}
+}
+
+// TestPauseAfterSpace: a person who pauses after a space (while the
+// widget re-renders for its clock) still sends what they typed.
+func TestPauseAfterSpace(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	openWidget(t, ctx, b)
+	out := b.Elicit(t, `{"message":"Your full name","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}}`, nil)
+	waitForm(t, ctx)
+	do(t, ctx, "type with a pause",
+		chromedp.SendKeys(field("name", "textarea, input"), "Ada "),
+		chromedp.Sleep(2500*time.Millisecond),
+		chromedp.SendKeys(field("name", "textarea, input"), "Lovelace"),
+		chromedp.Click(action("accept")),
+	)
+	wantResult(t, await(t, ctx, out), `{"action":"accept","content":{"name":"Ada Lovelace"}}`)
 }

@@ -1,0 +1,295 @@
+package e2e
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/formbridge/formbridge/app/wire"
+	"github.com/formbridge/formbridge/server/gateway"
+	"github.com/formbridge/formbridge/server/hub"
+	"github.com/formbridge/formbridge/server/site"
+)
+
+// The embedding tests put the host page and the widget on different
+// sites: the bridge is reached as localhost, the pages as 127.0.0.1.
+// Chrome then runs the widget's iframe in its own process, as it would
+// for chat.example.com embedding bridge.example.com, and the test reaches
+// into it as a target of its own (frameContext).
+
+// startOriginBridge is StartBridge with --allowed-origins, reached at
+// http://localhost:port.
+func startOriginBridge(t *testing.T, allowed ...string) *Bridge {
+	t.Helper()
+	h := hub.New(&hub.Options{ServerInfo: wire.Implementation{Name: "formbridge", Version: "e2e"}})
+	siteHandler, err := site.New(&site.Options{WebDir: WebDir(), Version: "e2e", AllowedOrigins: allowed})
+	if err != nil {
+		t.Fatalf("site: %v", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle(wire.Path, gateway.New(h, &gateway.Options{AllowedOrigins: allowed}))
+	mux.Handle("/", siteHandler)
+	b := &Bridge{Hub: h, Token: h.DefaultToken(), widgets: map[net.Conn]bool{}}
+	addr := serve(t, mux, b.track)
+	t.Cleanup(h.Close)
+	b.URL = "http://localhost:" + port(addr)
+	return b
+}
+
+// serveDir serves dir with the standard library's file server, as any
+// static host would, under prefix ("/" or "/approvals/"), and returns
+// the origin, http://127.0.0.1:port.
+func serveDir(t *testing.T, dir, prefix string) string {
+	t.Helper()
+	mux := http.NewServeMux()
+	mux.Handle(prefix, http.StripPrefix(strings.TrimSuffix(prefix, "/"), http.FileServer(http.Dir(dir))))
+	return "http://" + serve(t, mux, nil)
+}
+
+// serve runs h on a free loopback port until the test ends.
+func serve(t *testing.T, h http.Handler, state func(net.Conn, http.ConnState)) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("listen: %v", err)
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ConnState: state}
+	go srv.Serve(ln)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if srv.Shutdown(ctx) != nil {
+			srv.Close()
+		}
+	})
+	return ln.Addr().String()
+}
+
+func port(addr string) string {
+	_, p, _ := net.SplitHostPort(addr)
+	return p
+}
+
+// frameContext attaches to the widget's iframe, whose URL starts with
+// prefix, once Chrome lists it.
+func frameContext(t *testing.T, ctx context.Context, prefix string) context.Context {
+	t.Helper()
+	deadline := time.Now().Add(stepTimeout)
+	for time.Now().Before(deadline) {
+		infos, err := chromedp.Targets(ctx)
+		if err != nil {
+			t.Fatalf("listing targets: %v", err)
+		}
+		for _, info := range infos {
+			if info.Type == "iframe" && strings.HasPrefix(info.URL, prefix) {
+				fctx, cancel := chromedp.NewContext(ctx, chromedp.WithTargetID(info.TargetID))
+				t.Cleanup(cancel)
+				logs := &consoleLog{t: t}
+				t.Cleanup(logs.stop)
+				logs.listen(fctx, "widget frame")
+				return fctx
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("no iframe at %s appeared", prefix)
+	return nil
+}
+
+// chatEvent is what the chat example records of the widget's events.
+type chatEvent struct {
+	Type    string `json:"type"`
+	Count   int    `json:"count"`
+	ID      string `json:"id"`
+	Outcome string `json:"outcome"`
+	State   string `json:"state"`
+}
+
+// recordRawMessages keeps every message the host page receives, as
+// sent, to check what the widget tells a host.
+const recordRawMessages = `window.rawMessages = []; window.addEventListener("message", (e) => window.rawMessages.push(e.data)); true`
+
+const confirmDelete = `{"message":"Delete the 40 duplicate invoices?","requestedSchema":{"type":"object","properties":{
+	"reason":{"type":"string","title":"Why (for the audit log)","minLength":3}
+},"required":["reason"]}}`
+
+// TestEmbedInChatExample: the chat example, on its own origin, embeds
+// the widget from the bridge; a request is answered inside the iframe
+// and the page hears of it (count, id, outcome) without the answer.
+func TestEmbedInChatExample(t *testing.T) {
+	ctx := NewBrowser(t)
+	chat := serveDir(t, WebDir(), "/")
+	b := startOriginBridge(t, chat)
+	colorScheme(t, ctx, "light")
+
+	page := chat + "/examples/chat.html#token=" + b.Token + "&widget=" + b.URL + "/"
+	do(t, ctx, "open the chat example", chromedp.Navigate(page))
+	eval[bool](t, ctx, recordRawMessages)
+	waitJS(t, ctx, "the widget to connect", `window.chatEvents && chatEvents.some((e) => e.type === "connection" && e.state === "online")`)
+	waitJS(t, ctx, "the first pending count", `chatEvents.some((e) => e.type === "pending" && e.count === 0)`)
+
+	src := eval[string](t, ctx, `document.querySelector("#widget iframe").src`)
+	if strings.Contains(src, b.Token) {
+		t.Errorf("the token is in the iframe's URL %s", src)
+	}
+	wantHost := "#host=" + strings.ReplaceAll(strings.ReplaceAll(chat, ":", "%3A"), "/", "%2F")
+	if !strings.HasPrefix(src, b.URL+"/") || !strings.HasSuffix(src, wantHost) {
+		t.Errorf("iframe src %s, want the widget at %s/ naming this page's origin (%s)", src, b.URL, wantHost)
+	}
+	if sb := eval[string](t, ctx, `document.querySelector("#widget iframe").getAttribute("sandbox")`); sb != "allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox" {
+		t.Errorf("sandbox = %q", sb)
+	}
+
+	frame := frameContext(t, ctx, b.URL+"/")
+	// The chat page's theme reached the widget's custom properties.
+	if got := eval[string](t, frame, `getComputedStyle(document.documentElement).getPropertyValue("--fb-primary").trim()`); got != "#0a7d5a" {
+		t.Errorf("--fb-primary in the widget = %q, want the chat page's #0a7d5a", got)
+	}
+
+	out := b.Elicit(t, confirmDelete, nil)
+	id := waitForm(t, frame)
+	waitJS(t, ctx, "the page to hear of the request", `chatEvents.some((e) => e.type === "pending" && e.count === 1)`)
+	waitJS(t, ctx, "the frame to grow to the form", `parseInt(document.querySelector("#widget iframe").style.height) > 320`)
+	fitsFrame(t, frame)
+
+	// focus() puts the keyboard in the request's first field.
+	eval[bool](t, ctx, `chatWidget.focus(); true`)
+	waitJS(t, frame, "focus on the first field", `document.activeElement && document.activeElement.closest("[data-field=reason]") !== null`)
+
+	do(t, frame, "answer inside the iframe",
+		chromedp.SendKeys(field("reason", "textarea, input"), "duplicates of the March import"),
+		chromedp.Click(action("accept")),
+	)
+	wantResult(t, await(t, frame, out), `{"action":"accept","content":{"reason":"duplicates of the March import"}}`)
+	waitJS(t, ctx, "the settled event", `chatEvents.some((e) => e.type === "settled")`)
+	waitJS(t, ctx, "the count back to zero", `chatEvents.filter((e) => e.type === "pending").pop().count === 0`)
+
+	events := eval[[]chatEvent](t, ctx, `chatEvents`)
+	var settled []chatEvent
+	for _, e := range events {
+		if e.Type == "settled" {
+			settled = append(settled, e)
+		}
+	}
+	if len(settled) != 1 || settled[0].ID != id || settled[0].Outcome != "answered" {
+		t.Errorf("settled events %+v, want one for %s with outcome answered", settled, id)
+	}
+	for _, raw := range eval[[]string](t, ctx, `rawMessages.map((m) => typeof m === "string" ? m : JSON.stringify(m))`) {
+		if strings.Contains(raw, "March import") || strings.Contains(raw, "reason") || strings.Contains(raw, "content") {
+			t.Errorf("the widget told the host page what was answered: %s", raw)
+		}
+	}
+	if got := eval[string](t, ctx, `document.querySelector("#messages").lastElementChild.textContent`); !strings.Contains(got, "You answered a request") {
+		t.Errorf("the chat shows %q after the answer", got)
+	}
+
+	// setTheme switches the widget to dark while the browser prefers light.
+	do(t, ctx, "switch the chat to dark mode", chromedp.Click(chromedp.CSS("#mode")))
+	waitJS(t, frame, "the dark palette", `getComputedStyle(document.documentElement).getPropertyValue("--fb-bg").trim() === "#0f1216"`)
+
+	screenshotChat(t, ctx, b, out)
+}
+
+// fitsFrame checks the iframe is as tall as the widget's content: all of
+// it visible, and no more than the widget's padding left over.
+func fitsFrame(t *testing.T, frame context.Context) {
+	t.Helper()
+	waitJS(t, frame, "the frame to fit its content", `(() => {
+		const root = document.querySelector(".fb-widget");
+		const bottom = Math.max(...[...root.children].map((c) => c.getBoundingClientRect().bottom));
+		const spare = innerHeight - bottom;
+		return spare >= 0 && spare <= 48;
+	})()`)
+}
+
+// screenshotChat leaves a picture of the chat example with a request
+// open in the widget, light and dark, in out/ for people to look at.
+func screenshotChat(t *testing.T, ctx context.Context, b *Bridge, _ <-chan Outcome) {
+	t.Helper()
+	b.Elicit(t, `{"message":"Approve the refund of EUR 240 to Northwind Traders?","requestedSchema":{"type":"object","properties":{
+		"approve":{"type":"boolean","title":"Approve the refund","default":true},
+		"note":{"type":"string","title":"Note to the customer"}
+	}}}`, &hub.ElicitOptions{Timeout: time.Minute})
+	waitJS(t, ctx, "the request for the screenshot", `chatEvents.filter((e) => e.type === "pending").pop().count === 1`)
+	for _, mode := range []string{"dark", "light"} {
+		if mode == "light" {
+			do(t, ctx, "back to light", chromedp.Click(chromedp.CSS("#mode")))
+		}
+		sctx, cancel := context.WithTimeout(ctx, stepTimeout)
+		img, err := chromedp.Run(sctx, chromedp.FullScreenshot(100))
+		cancel()
+		if err != nil {
+			t.Fatalf("screenshot: %v", err)
+		}
+		p := filepath.Join(outDir(t), "embed-chat-"+mode+".png")
+		if err := os.WriteFile(p, img, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("wrote %s", p)
+	}
+}
+
+// TestEmbedRefusedOnOtherOrigin: a page whose origin is not in
+// --allowed-origins cannot frame the widget (frame-ancestors), so it
+// never hears from it and no connection is made for it.
+func TestEmbedRefusedOnOtherOrigin(t *testing.T) {
+	ctx := NewBrowser(t)
+	allowed := serveDir(t, WebDir(), "/")
+	other := serveDir(t, WebDir(), "/")
+	b := startOriginBridge(t, allowed)
+
+	open := func(origin string) {
+		do(t, ctx, "open the chat example on "+origin,
+			chromedp.Navigate(origin+"/examples/chat.html#token="+b.Token+"&widget="+b.URL+"/"))
+		eval[bool](t, ctx, recordRawMessages)
+	}
+	// The same page on the allowed origin hears "ready" within the budget
+	// the refused one is given, so the refusal is not just slowness.
+	budget := 15 * time.Second
+	open(allowed)
+	start := time.Now()
+	waitJS(t, ctx, "the widget on the allowed origin", `window.chatEvents && chatEvents.some((e) => e.type === "connection")`)
+	if took := time.Since(start); took > budget {
+		t.Fatalf("the allowed page took %v to hear from the widget, more than the %v the refused one gets", took, budget)
+	}
+	before := b.Upgrades()
+
+	open(other)
+	time.Sleep(budget)
+	if n := eval[int](t, ctx, `rawMessages.length + chatEvents.length`); n != 0 {
+		t.Errorf("a page on a non-allowed origin heard %d messages from the widget", n)
+	}
+	if b.Upgrades() != before {
+		t.Errorf("the widget framed by a non-allowed origin connected to the bridge")
+	}
+	// And the frame was refused by the browser, not merely slow: its
+	// document is an error page, not the widget.
+	for _, info := range targets(t, ctx) {
+		if info.Type == "iframe" && strings.HasPrefix(info.URL, b.URL) {
+			t.Errorf("the widget loaded in a frame of %s (%s)", other, info.URL)
+		}
+	}
+}
+
+func targets(t *testing.T, ctx context.Context) []*targetInfo {
+	t.Helper()
+	infos, err := chromedp.Targets(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]*targetInfo, len(infos))
+	for i, info := range infos {
+		out[i] = &targetInfo{Type: info.Type, URL: info.URL}
+	}
+	return out
+}
+
+type targetInfo struct{ Type, URL string }
+
