@@ -18,6 +18,7 @@ import (
 type conn struct {
 	g      *gateway
 	ws     *websocket.Conn
+	cork   *corkWriter
 	remote string
 	sess   *hub.Session // set before ready
 
@@ -141,11 +142,19 @@ func (c *conn) drain() {
 	var err error
 	for {
 		batch, err = c.sess.Take(batch[:0])
+		if len(batch) > 1 {
+			c.cork.cork()
+		}
 		for _, f := range batch {
 			if werr := c.write(f); werr != nil {
+				c.cork.uncork()
 				c.ws.CloseNow() // the reader sees it and detaches the session
 				return
 			}
+		}
+		if werr := c.cork.uncork(); werr != nil {
+			c.ws.CloseNow()
+			return
 		}
 		clear(batch)
 		if err != nil {

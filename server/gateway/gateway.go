@@ -96,7 +96,8 @@ func (g *gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	// Accept refuses a foreign Origin with 403 before the upgrade, so no
 	// data flows to a page that is not allowed (cross-site WebSocket hijacking).
-	ws, err := websocket.Accept(leanWriter{w}, r, &g.accept)
+	lw := &leanWriter{ResponseWriter: w}
+	ws, err := websocket.Accept(lw, r, &g.accept)
 	if err != nil {
 		g.log.Info("WebSocket refused", "remote", r.RemoteAddr, "origin", r.Header.Get("Origin"), "err", err)
 		return
@@ -104,7 +105,7 @@ func (g *gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// The connection gets its own goroutine and the handler returns, so
 	// net/http lets go of the request and its buffers. The request's
 	// context ends with the handler: the connection does not use it.
-	c := &conn{g: g, ws: ws, remote: r.RemoteAddr}
+	c := &conn{g: g, ws: ws, cork: lw.cork, remote: r.RemoteAddr}
 	go c.serve(context.Background())
 }
 

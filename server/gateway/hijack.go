@@ -20,9 +20,15 @@ const (
 // 4 KiB pair. Together with returning from ServeHTTP after the upgrade
 // (net/http then drops the request, its buffers and its goroutine), it
 // keeps an idle widget cheap: the target is 10,000 of them at 16 KiB each.
-type leanWriter struct{ http.ResponseWriter }
+//
+// It also slips a corkWriter under the writer, kept in cork for the
+// connection to batch its writes.
+type leanWriter struct {
+	http.ResponseWriter
+	cork *corkWriter
+}
 
-func (w leanWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+func (w *leanWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	netConn, brw, err := http.NewResponseController(w.ResponseWriter).Hijack()
 	if err != nil {
 		return nil, nil, err
@@ -40,5 +46,6 @@ func (w leanWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 			return nil, nil, err
 		}
 	}
-	return netConn, bufio.NewReadWriter(br, bufio.NewWriterSize(netConn, writeBufferSize)), nil
+	w.cork = &corkWriter{conn: netConn}
+	return netConn, bufio.NewReadWriter(br, bufio.NewWriterSize(w.cork, writeBufferSize)), nil
 }
