@@ -101,7 +101,9 @@ func (c *conn) hello(ctx context.Context) bool {
 		"client", short(p.ClientInfo.Name), "version", short(p.ClientInfo.Version), "pending", sess.Backlog())
 	c.ready.Store(true)
 	c.kick()
-	c.hb = time.AfterFunc(c.g.heartbeat, c.beat)
+	// Armed after the assignment, so beat never sees c.hb unset.
+	c.hb = time.AfterFunc(time.Hour, c.beat)
+	c.hb.Reset(c.g.heartbeat)
 	return true
 }
 
@@ -124,6 +126,10 @@ func (c *conn) send(m *wire.Message) error {
 func (c *conn) write(frame []byte) error {
 	ctx, cancel := context.WithTimeout(context.Background(), WriteTimeout)
 	defer cancel()
+	return c.writeCtx(ctx, frame)
+}
+
+func (c *conn) writeCtx(ctx context.Context, frame []byte) error {
 	return c.ws.Write(ctx, websocket.MessageText, frame)
 }
 
@@ -142,15 +148,9 @@ func (c *conn) drain() {
 	var err error
 	for {
 		batch, err = c.sess.Take(batch[:0])
-		if len(batch) > 1 {
-			c.cork.cork()
-		}
-		for _, f := range batch {
-			if werr := c.write(f); werr != nil {
-				c.cork.uncork()
-				c.ws.CloseNow() // the reader sees it and detaches the session
-				return
-			}
+		if !c.writeBatch(batch) {
+			c.ws.CloseNow() // the reader sees it and detaches the session
+			return
 		}
 		if werr := c.cork.uncork(); werr != nil {
 			c.ws.CloseNow()
@@ -168,6 +168,26 @@ func (c *conn) drain() {
 			return
 		}
 	}
+}
+
+// writeBatch writes frames under one deadline, corked so that several go
+// out in one system call. It reports whether all were written.
+func (c *conn) writeBatch(batch [][]byte) bool {
+	if len(batch) == 0 {
+		return true
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), WriteTimeout)
+	defer cancel()
+	if len(batch) > 1 {
+		c.cork.cork()
+	}
+	for _, f := range batch {
+		if c.writeCtx(ctx, f) != nil {
+			c.cork.uncork()
+			return false
+		}
+	}
+	return true
 }
 
 // end closes the connection because the hub ended the session.

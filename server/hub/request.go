@@ -75,6 +75,9 @@ func (h *Hub) Elicit(ctx context.Context, channel string, requester wire.Impleme
 	if r.frame, err = encodeCreate(r.id, params, meta); err != nil {
 		return nil, &wire.Error{Code: wire.CodeInvalidParams, Message: err.Error()}
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err // gone before it was asked: no widget sees it
+	}
 	if err := c.add(r, now); err != nil {
 		if errors.Is(err, ErrClosed) {
 			return &wire.ElicitResult{Action: wire.ActionCancel}, nil
