@@ -483,3 +483,15 @@ func TestRequesterBounded(t *testing.T) {
 		t.Errorf("version %q; want it untouched", meta.Requester.Version)
 	}
 }
+
+// A caller that left before asking shows nothing to anyone.
+func TestElicitAfterCallerLeft(t *testing.T) {
+	h := newHub(t, nil)
+	w := attach(t, h, "default", false)
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, err := h.Elicit(ctx, "default", requester, json.RawMessage(nameForm), nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v; want context.Canceled", err)
+	}
+	w.none()
+}
