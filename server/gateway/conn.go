@@ -83,9 +83,13 @@ func (c *conn) hello(ctx context.Context) bool {
 	})
 	if err != nil {
 		c.g.log.Info("widget refused", "remote", c.remote, "channel", channel, "err", err)
-		code, status := wire.CodeTooManyPending, websocket.StatusTryAgainLater
-		if !errors.Is(err, hub.ErrTooManyWidgets) {
-			code, status = wire.CodeUnauthorized, closeStatus(err)
+		// Only a refused token is -32001: the widget stops retrying on it.
+		code, status := wire.CodeUnauthorized, websocket.StatusPolicyViolation
+		switch {
+		case errors.Is(err, hub.ErrTooManyWidgets):
+			code, status = wire.CodeTooManyPending, websocket.StatusTryAgainLater
+		case errors.Is(err, hub.ErrClosed):
+			code, status = wire.CodeInternalError, websocket.StatusGoingAway
 		}
 		c.send(wire.NewError(m.ID, code, err.Error(), nil))
 		c.ws.Close(status, err.Error())

@@ -356,3 +356,18 @@ func TestURLMode(t *testing.T) {
 		t.Errorf("form-only widget got %+v", m)
 	}
 }
+
+// A widget that arrives while the bridge shuts down is told to come back
+// (1001), not that its token is wrong (which would stop it for good).
+func TestHelloDuringShutdown(t *testing.T) {
+	b := start(t, nil)
+	b.h.Close()
+	c := dial(t, b)
+	c.sendJSON(map[string]any{"jsonrpc": "2.0", "id": 1, "method": wire.MethodHello, "params": map[string]any{"token": token}})
+	if m := c.recv(); m.Error == nil || m.Error.Code == wire.CodeUnauthorized {
+		t.Errorf("got %+v; want an error other than -32001", m)
+	}
+	if got := c.closed(); got != websocket.StatusGoingAway {
+		t.Errorf("close status %v; want 1001", got)
+	}
+}

@@ -117,7 +117,10 @@ func (h *Hub) DeleteChannel(name string) error {
 }
 
 // Authenticate returns the channel a token opens. The token is compared
-// in constant time; an empty token never matches.
+// in constant time; an empty token never matches. A closed hub still
+// knows its tokens, so a widget arriving during shutdown learns the
+// bridge is going away (Attach fails with ErrClosed), not that its token
+// is wrong.
 func (h *Hub) Authenticate(token string) (channel string, ok bool) {
 	if token == "" {
 		return "", false
@@ -125,9 +128,8 @@ func (h *Hub) Authenticate(token string) (channel string, ok bool) {
 	key := sha256.Sum256([]byte(token))
 	h.mu.RLock()
 	c := h.byToken[key]
-	closed := h.closed
 	h.mu.RUnlock()
-	if c == nil || closed {
+	if c == nil {
 		return "", false
 	}
 	if subtle.ConstantTimeCompare([]byte(c.token), []byte(token)) != 1 {
