@@ -24,7 +24,7 @@ func init() {
 }
 
 func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("call", "(--server URL | -- COMMAND ARGS...) --tool NAME [--args JSON]", `
+	fs := newFlagSet("call", "(--server URL | -- COMMAND ARGS...) (--tool NAME [--args JSON] | --list-tools)", `
 Calls one tool of an MCP server and prints its result as JSON on stdout.
 When the tool asks a question (an MCP elicitation), the question waits
 in the widget: open the link printed on stderr and answer it there.
@@ -37,14 +37,22 @@ line.
 The server is a Streamable HTTP address (--server, or the only argument
 when it starts with http:// or https://) or a command after --.
 
+By default call runs its own bridge for the widget. With --bridge it
+sends the questions to a bridge that is already running instead (through
+its HTTP API, so --api-key must be that bridge's key), and the person
+answers in that bridge's widget.
+
 Examples:
   formbridge call --server http://127.0.0.1:3000/mcp --tool deploy --args '{"env":"prod"}'
-  formbridge call --tool deploy -- ./my-mcp-server --stdio`)
+  formbridge call --tool deploy -- ./my-mcp-server --stdio
+  formbridge call --bridge http://127.0.0.1:8080 --api-key "$KEY" --list-tools http://127.0.0.1:3000/mcp`)
 	cfg := addBridgeFlags(fs)
 	server := fs.String("server", "FORMBRIDGE_SERVER", "", "the Streamable HTTP `URL` of the MCP server (instead of a command after --)")
 	tool := fs.String("tool", "", "", "the `name` of the tool to call")
 	toolArgs := fs.String("args", "", "{}", "the tool's arguments as a `JSON` object")
 	protocol := fs.String("protocol", "", "", "ask for this MCP protocol `version` instead of the newest")
+	listTools := fs.Bool("list-tools", "", false, "print the server's tools (tools/list) instead of calling one")
+	bridgeURL := fs.String("bridge", "FORMBRIDGE_BRIDGE", "", "send the questions to the running bridge at this `URL` (its HTTP API) instead of starting one")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
@@ -55,8 +63,13 @@ Examples:
 	if err := up.Check(); err != nil {
 		return &usageError{err.Error()}
 	}
-	if *tool == "" {
-		return &usageError{"say which tool to call with --tool NAME"}
+	switch {
+	case *tool == "" && !*listTools:
+		return &usageError{"say which tool to call with --tool NAME (or use --list-tools)"}
+	case *tool != "" && *listTools:
+		return &usageError{"--tool and --list-tools do not go together"}
+	case *bridgeURL != "" && *cfg.apiKey == "":
+		return &usageError{"--bridge needs --api-key (or FORMBRIDGE_API_KEY): the running bridge's HTTP API key"}
 	}
 	if !json.Valid([]byte(*toolArgs)) || !strings.HasPrefix(strings.TrimSpace(*toolArgs), "{") {
 		return &usageError{fmt.Sprintf("--args must be a JSON object such as '{\"name\":\"value\"}', not %s", *toolArgs)}
@@ -64,6 +77,21 @@ Examples:
 	log, err := newLogger(*cfg.logFormat, stderr)
 	if err != nil {
 		return err
+	}
+
+	opts := mcpbridge.CallOptions{
+		Upstream:        up,
+		Tool:            *tool,
+		Arguments:       json.RawMessage(*toolArgs),
+		Channel:         "default",
+		ProtocolVersion: *protocol,
+		ClientInfo:      &mcp.Implementation{Name: "formbridge", Title: "formbridge call", Version: version},
+		Logger:          atLeast(log, slog.LevelWarn), // the go-sdk's session chatter stays out
+	}
+	if *bridgeURL != "" {
+		opts.Eliciter = &mcpbridge.APIEliciter{BaseURL: *bridgeURL, APIKey: *cfg.apiKey}
+		fmt.Fprintf(stderr, "formbridge call: questions go to the bridge at %s; answer them in its widget.\n", *bridgeURL)
+		return callAndPrint(ctx, opts, *listTools, stdout)
 	}
 
 	ctx, cancel := context.WithCancel(ctx)
@@ -74,27 +102,39 @@ Examples:
 	}
 	defer cleanup()
 	printWidgetURL(stderr, "formbridge call: the tool may ask questions. Open this link to answer them:", r.WidgetURL(r.Hub.DefaultToken()))
-
-	res, callErr := mcpbridge.Call(ctx, mcpbridge.CallOptions{
-		Upstream:        up,
-		Tool:            *tool,
-		Arguments:       json.RawMessage(*toolArgs),
-		Eliciter:        r.Hub,
-		Channel:         "default",
-		ProtocolVersion: *protocol,
-		ClientInfo:      &mcp.Implementation{Name: "formbridge", Title: "formbridge call", Version: version},
-		Logger:          atLeast(log, slog.LevelWarn), // the go-sdk's session chatter stays out
-	})
-	if res != nil {
-		out, err := json.MarshalIndent(res, "", "  ")
-		if err != nil {
-			return fmt.Errorf("failed to print the tool's result: %w", err)
-		}
-		fmt.Fprintf(stdout, "%s\n", out)
-	}
+	opts.Eliciter = r.Hub
+	callErr := callAndPrint(ctx, opts, *listTools, stdout)
 	cancel()
 	if err := r.wait(ctx); err != nil && callErr == nil {
 		callErr = err
 	}
 	return callErr
+}
+
+// callAndPrint calls the tool (or lists the tools) and prints the result
+// as JSON on stdout, also when the tool reported an error.
+func callAndPrint(ctx context.Context, o mcpbridge.CallOptions, list bool, stdout io.Writer) error {
+	var res any
+	var err error
+	if list {
+		var r *mcp.ListToolsResult
+		r, err = mcpbridge.ListTools(ctx, o)
+		if r != nil {
+			res = r
+		}
+	} else {
+		var r *mcp.CallToolResult
+		r, err = mcpbridge.Call(ctx, o)
+		if r != nil {
+			res = r
+		}
+	}
+	if res != nil {
+		out, merr := json.MarshalIndent(res, "", "  ")
+		if merr != nil {
+			return fmt.Errorf("failed to print the result: %w", merr)
+		}
+		fmt.Fprintf(stdout, "%s\n", out)
+	}
+	return err
 }

@@ -45,19 +45,9 @@ func Call(ctx context.Context, o CallOptions) (*mcp.CallToolResult, error) {
 			return nil, fmt.Errorf("the tool's arguments must be a JSON object such as {\"name\":\"value\"}: %s", o.Arguments)
 		}
 	}
-	t, err := o.Upstream.Transport()
+	cs, watch, err := connect(ctx, o)
 	if err != nil {
 		return nil, err
-	}
-	info := o.ClientInfo
-	if info == nil {
-		info = &mcp.Implementation{Name: "formbridge", Version: "dev"}
-	}
-	watch := &refusals{Eliciter: o.Eliciter}
-	client := mcp.NewClient(info, ClientOptions(watch, o.Channel, &mcp.ClientOptions{Logger: o.Logger}))
-	cs, err := client.Connect(ctx, Transport(t), &mcp.ClientSessionOptions{ProtocolVersion: o.ProtocolVersion})
-	if err != nil {
-		return nil, fmt.Errorf("failed to connect to the MCP server: %w", err)
 	}
 	defer cs.Close()
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: o.Tool, Arguments: args})
@@ -70,6 +60,42 @@ func Call(ctx context.Context, o CallOptions) (*mcp.CallToolResult, error) {
 		return res, fmt.Errorf("the tool %s reported an error", o.Tool)
 	}
 	return res, nil
+}
+
+// ListTools connects like Call and lists the server's tools (o.Tool and
+// o.Arguments are not used).
+func ListTools(ctx context.Context, o CallOptions) (*mcp.ListToolsResult, error) {
+	cs, _, err := connect(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	defer cs.Close()
+	res, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("listing the tools failed: %w", err)
+	}
+	return res, nil
+}
+
+func connect(ctx context.Context, o CallOptions) (*mcp.ClientSession, *refusals, error) {
+	if o.Eliciter == nil {
+		return nil, nil, errors.New("no Eliciter to show the questions")
+	}
+	t, err := o.Upstream.Transport()
+	if err != nil {
+		return nil, nil, err
+	}
+	info := o.ClientInfo
+	if info == nil {
+		info = &mcp.Implementation{Name: "formbridge", Version: "dev"}
+	}
+	watch := &refusals{Eliciter: o.Eliciter}
+	client := mcp.NewClient(info, ClientOptions(watch, o.Channel, &mcp.ClientOptions{Logger: o.Logger}))
+	cs, err := client.Connect(ctx, Transport(t), &mcp.ClientSessionOptions{ProtocolVersion: o.ProtocolVersion})
+	if err != nil {
+		return nil, nil, fmt.Errorf("failed to connect to the MCP server: %w", err)
+	}
+	return cs, watch, nil
 }
 
 // refusals remembers whether any answer was decline or cancel.
