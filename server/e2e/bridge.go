@@ -64,6 +64,9 @@ func StartBridge(t testing.TB, opts *Options) *Bridge {
 	if o.WebDir == "" {
 		o.WebDir = WebDir()
 	}
+	if fi, err := os.Stat(o.WebDir); err != nil || !fi.IsDir() {
+		skipOrFail(t, "the web folder "+o.WebDir+" is missing")
+	}
 	if o.Hub.ServerInfo.Name == "" {
 		o.Hub.ServerInfo = wire.Implementation{Name: "formbridge", Version: "e2e"}
 	}
