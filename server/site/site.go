@@ -72,31 +72,38 @@ func New(opts *Options) (http.Handler, error) {
 		assets:    files,
 		security:  sec,
 		versioned: static + "/web/",
-		app: &app.Handler{
-			Name:        appName,
-			ShortName:   appName,
-			Title:       appTitle,
-			Description: appDescription,
-			Author:      appName,
-			Lang:        "en",
-			Icon: app.Icon{
-				Default:    "/web/icons/icon-192.png",
-				Large:      "/web/icons/icon-512.png",
-				SVG:        "/web/icons/icon.svg",
-				AppleTouch: "/web/icons/icon-192.png",
-			},
-			BackgroundColor:         "#ffffff",
-			ThemeColor:              "#2f5bd3",
-			LoadingLabel:            loadingLabel,
-			Styles:                  []string{"/web/app.css"},
-			Env:                     env,
-			Version:                 version,
-			WasmContentLengthHeader: wasmLengthHeader,
-			ServiceWorkerTemplate:   serviceWorker,
-			Resources:               versionedResources{static: static},
-		},
+		app:       newAppHandler(version, env, versionedResources{static: static}),
 	}
+	s.app.WasmContentLengthHeader = wasmLengthHeader
 	return s, nil
+}
+
+// newAppHandler is go-app's handler as both the bridge's page and the
+// static site use it: local icons, the stylesheet, the words an approver
+// sees, and a service worker that intercepts nothing.
+func newAppHandler(version string, env map[string]string, res app.ResourceProvider) *app.Handler {
+	return &app.Handler{
+		Name:        appName,
+		ShortName:   appName,
+		Title:       appTitle,
+		Description: appDescription,
+		Author:      appName,
+		Lang:        "en",
+		Icon: app.Icon{
+			Default:    "/web/icons/icon-192.png",
+			Large:      "/web/icons/icon-512.png",
+			SVG:        "/web/icons/icon.svg",
+			AppleTouch: "/web/icons/icon-192.png",
+		},
+		BackgroundColor:       "#ffffff",
+		ThemeColor:            "#2f5bd3",
+		LoadingLabel:          loadingLabel,
+		Styles:                []string{"/web/app.css"},
+		Env:                   env,
+		Version:               version,
+		ServiceWorkerTemplate: serviceWorker,
+		Resources:             res,
+	}
 }
 
 // site routes between the web folder and go-app's handler.

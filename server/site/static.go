@@ -1,6 +1,7 @@
 package site
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -74,30 +75,9 @@ func GenerateStatic(dir string, opts *StaticOptions) error {
 	if opts.Version != "" {
 		version = opts.Version + "-" + version
 	}
-	h := &app.Handler{
-		Name:        appName,
-		ShortName:   appName,
-		Title:       appTitle,
-		Description: appDescription,
-		Author:      appName,
-		Lang:        "en",
-		Icon: app.Icon{
-			Default:    "/web/icons/icon-192.png",
-			Large:      "/web/icons/icon-512.png",
-			SVG:        "/web/icons/icon.svg",
-			AppleTouch: "/web/icons/icon-192.png",
-		},
-		BackgroundColor:       "#ffffff",
-		ThemeColor:            "#2f5bd3",
-		LoadingLabel:          loadingLabel,
-		Styles:                []string{"/web/app.css"},
-		Env:                   env,
-		Version:               version,
-		ServiceWorkerTemplate: serviceWorker,
-		Resources:             prefixedResources{prefix: prefix},
-		// No WasmContentLengthHeader: a static host sends what it sends,
-		// and the loader falls back to Content-Length.
-	}
+	// No WasmContentLengthHeader: a static host sends what it sends, and
+	// the loader falls back to Content-Length.
+	h := newAppHandler(version, env, prefixedResources{prefix: prefix})
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("failed to create %s: %w", dir, err)
 	}
@@ -122,7 +102,9 @@ func dropRenderURL(name string) error {
 	if err != nil {
 		return fmt.Errorf("failed to read the rendered page: %w", err)
 	}
-	return os.WriteFile(name, renderURL.ReplaceAll(b, nil), 0o644)
+	b = renderURL.ReplaceAll(b, nil)
+	b = bytes.Replace(b, []byte(goappViewport), []byte(viewport), 1)
+	return os.WriteFile(name, b, 0o644)
 }
 
 // cleanPrefix turns "approvals", "/approvals/" or "/a/b" into "/approvals"

@@ -103,6 +103,18 @@ func TestStaticSiteNamesNoRenderHost(t *testing.T) {
 	}
 }
 
+// TestStaticSiteZooms: the static page, like the bridge's, lets people
+// enlarge it (go-app's own viewport forbids zooming).
+func TestStaticSiteZooms(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(generate(t, "/"), "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(b, []byte("user-scalable")) || !bytes.Contains(b, []byte(`name="viewport"`)) {
+		t.Errorf("index.html forbids zooming or has no viewport:\n%s", b)
+	}
+}
+
 func TestStaticSiteKeepsConfig(t *testing.T) {
 	out := t.TempDir()
 	config := []byte(`{"bridge":"wss://bridge.example.com/ws"}`)
