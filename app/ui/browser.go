@@ -203,3 +203,14 @@ func allowZoom() {
 		meta.Call("setAttribute", "content", "width=device-width, initial-scale=1, viewport-fit=cover")
 	}
 }
+
+// setControlValue sets the value of the control with id, when it differs
+// (setting an equal value would still move the caret).
+func setControlValue(id, value string) {
+	if !app.IsClient {
+		return
+	}
+	if el := app.Window().GetElementByID(id); el.Truthy() && el.Get("value").String() != value {
+		el.Set("value", value)
+	}
+}

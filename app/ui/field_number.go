@@ -33,7 +33,7 @@ func (f *requestForm) renderNumber(i int, fd *elicit.Field) app.UI {
 		ID(p.ids.control).
 		Class("fb-input fb-number").
 		Type("number").
-		Value(f.Item.Draft.value(fd.Key)).
+		Value(f.Item.initialValue(fd.Key)).
 		AutoComplete(false).
 		Aria("required", fd.Required).
 		Aria("invalid", p.problem != "").

@@ -68,13 +68,7 @@ func characters(n int) string {
 // browsers their date pickers).
 func (f *requestForm) renderText(i int, fd *elicit.Field) app.UI {
 	p := f.parts(i, fd, textHint(fd))
-	val := f.Item.Draft.value(fd.Key)
-	if fd.Format == elicit.FormatDateTime {
-		// A default arrives as RFC 3339; the control needs local time.
-		// The draft keeps the default as written until it is edited, so
-		// an untouched form sends it unchanged.
-		val = localInputValue(val)
-	}
+	val := shownValue(fd, f.Item.initialValue(fd.Key))
 	scope := []any{f.Item.Seq, i}
 	if multiline(fd) {
 		ta := app.Textarea().
@@ -115,6 +109,23 @@ func (f *requestForm) renderText(i int, fd *elicit.Field) app.UI {
 		in = in.Aria("describedby", d)
 	}
 	return f.wrapOne(i, p, in)
+}
+
+// shownValue is what a text control shows for a draft value. A date-time
+// default arrives as RFC 3339 but the control needs local time; the
+// draft keeps the default as written until it is edited, so an untouched
+// form sends it unchanged.
+func shownValue(fd *elicit.Field, val string) string {
+	if fd.Format == elicit.FormatDateTime {
+		return localInputValue(val)
+	}
+	return val
+}
+
+// typed reports whether a field is answered in a box the person types
+// in (its value is owned by the browser while they type).
+func typed(fd *elicit.Field) bool {
+	return fd.Kind == elicit.KindString || fd.Kind == elicit.KindNumber || fd.Kind == elicit.KindInteger
 }
 
 // onTextKeyDown: in a text area Enter starts a new line, so Ctrl+Enter

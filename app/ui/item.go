@@ -27,6 +27,13 @@ type item struct {
 	Draft     *draft
 	Sensitive []elicit.Sensitivity
 
+	// initial are the values the text controls start from: the defaults
+	// or what a reload restored. Text controls render these, never the
+	// live draft: the browser owns a text box's value while the person
+	// types, and re-setting it from a draft one frame behind would
+	// drop keystrokes.
+	initial elicit.Inputs
+
 	// rev counts changes made to the item from outside its card (a
 	// rejection), so the card re-renders though its pointer is the same.
 	rev int
@@ -56,7 +63,7 @@ func newItem(id string, seq int, params wire.ElicitParams, meta wire.RequestMeta
 			it.Form = req.Form
 			it.Sensitive = req.Form.Sensitive()
 			it.Draft.Inputs = requiredBooleansAnswered(req.Form, req.Form.Initial())
-			it.check()
+			it.start()
 			return it
 		}
 	}
@@ -70,6 +77,23 @@ func (it *item) check() {
 	if it.Form != nil {
 		it.Draft.check(it.Form, &elicit.CollectOptions{UTCOffset: utcOffset})
 	}
+}
+
+// start records the draft's values as the ones controls start from.
+func (it *item) start() {
+	it.initial = make(elicit.Inputs, len(it.Draft.Inputs))
+	for k, v := range it.Draft.Inputs {
+		it.initial[k] = append([]string(nil), v...)
+	}
+	it.check()
+}
+
+// initialValue is a field's starting value.
+func (it *item) initialValue(key string) string {
+	if v := it.initial[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }
 
 // Requester is who is asking, for a person to read.

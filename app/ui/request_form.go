@@ -59,13 +59,30 @@ func (f *requestForm) prepare(ctx app.Context) {
 		if len(it.Form.Fields) > 0 {
 			id = it.elemID("f0")
 		}
-		ctx.Defer(func(app.Context) { focusElement(id) })
+		ctx.Defer(func(app.Context) {
+			f.showDraft()
+			focusElement(id)
+		})
 	case f.seenRev != f.Rev:
 		f.seenRev = f.Rev
 		if len(it.Draft.Rejected) > 0 {
 			if id := f.firstInvalidID(); id != "" {
 				ctx.Defer(func(app.Context) { focusElement(id) })
 			}
+		}
+	}
+}
+
+// showDraft puts the draft's values into the text boxes of a request
+// that has just opened. The boxes render their initial values only (see
+// item.initial), and go-app reuses them across requests, so a box could
+// otherwise keep what was typed for another request.
+func (f *requestForm) showDraft() {
+	it := f.Item
+	for i := range it.Form.Fields {
+		fd := &it.Form.Fields[i]
+		if typed(fd) {
+			setControlValue(f.ids(i).control, shownValue(fd, it.Draft.value(fd.Key)))
 		}
 	}
 }

@@ -74,7 +74,7 @@ func (w *widget) restoreDraft(ctx app.Context, it *item) {
 	}
 	it.Draft.Touched = saved.Touched
 	it.Draft.Opened = saved.Opened
-	it.check()
+	it.start()
 }
 
 // onSettled handles a request leaving the queue, or the bridge refusing
