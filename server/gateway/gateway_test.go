@@ -371,3 +371,43 @@ func TestHelloDuringShutdown(t *testing.T) {
 		t.Errorf("close status %v; want 1001", got)
 	}
 }
+
+// Deleting a channel withdraws its requests and closes its widgets with
+// 1008: the token is no good any more.
+func TestChannelDeleted(t *testing.T) {
+	b := start(t, nil)
+	ch, err := b.h.CreateChannel("chat-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := dial(t, b)
+	if got := c.hello(ch.Token, false); got.Channel != "chat-1" {
+		t.Fatalf("hello channel %q", got.Channel)
+	}
+	done := make(chan error, 1)
+	go func() {
+		res, err := b.h.Elicit(t.Context(), "chat-1", requester, []byte(nameForm), nil)
+		if err == nil && res.Action != wire.ActionCancel {
+			err = errors.New("result " + res.Action)
+		}
+		done <- err
+	}()
+	c.request()
+	if err := b.h.DeleteChannel("chat-1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Errorf("caller: %v; want cancel", err)
+	}
+	if got := c.settled(); got.Outcome != wire.OutcomeCancelled {
+		t.Errorf("heard %q; want cancelled", got.Outcome)
+	}
+	if got := c.closed(); got != websocket.StatusPolicyViolation {
+		t.Errorf("close status %v; want 1008", got)
+	}
+	again := dial(t, b)
+	again.sendJSON(map[string]any{"jsonrpc": "2.0", "id": 1, "method": wire.MethodHello, "params": map[string]any{"token": ch.Token}})
+	if m := again.recv(); m.Error == nil || m.Error.Code != wire.CodeUnauthorized {
+		t.Errorf("hello with a deleted channel's token: %+v; want -32001", m)
+	}
+}
