@@ -66,9 +66,11 @@ vet:
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./app/... ./wasm/...
 
-# Browser tests fail instead of skipping here (FORMBRIDGE_E2E=require).
+# Browser and conformance tests fail instead of skipping here.
+REQUIRE := FORMBRIDGE_E2E=require FORMBRIDGE_CONFORMANCE=require FORMBRIDGE_TOOLS=$(abspath $(TOOLS))
+
 unit: deps wasm tools
-	FORMBRIDGE_E2E=require FORMBRIDGE_TOOLS=$(abspath $(TOOLS)) $(GO) test -race -count=1 -timeout 20m ./...
+	$(REQUIRE) $(GO) test -race -count=1 -timeout 30m ./...
 
 # Each fuzz target for a short while; go test allows one target per run.
 fuzz:
@@ -81,8 +83,10 @@ fuzz:
 
 test: vet unit fuzz
 
-conformance: build tools
-	FORMBRIDGE_CONFORMANCE=require FORMBRIDGE_TOOLS=$(abspath $(TOOLS)) $(GO) test -count=1 -run Conformance -v ./server/conformance/...
+# The official MCP conformance suite against formbridge as a client
+# (also part of `make test`, through go test ./...).
+conformance: deps wasm tools
+	$(REQUIRE) $(GO) test -count=1 -v ./server/mcpbridge/conformance/...
 
 bench: build tools
 	$(GO) run ./server/bench -out BENCHMARKS.md
