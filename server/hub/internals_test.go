@@ -1,0 +1,96 @@
+package hub
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/formbridge/formbridge/app/wire"
+)
+
+func TestRecentRing(t *testing.T) {
+	var r recentRing
+	won := wire.ElicitResult{Action: wire.ActionAccept, Content: map[string]any{"name": "Ada", "n": 1.0}}
+	r.add("a", wire.OutcomeAnsweredElsewhere, won, true)
+	r.add("b", wire.OutcomeExpired, cancelResult, false)
+	tests := []struct {
+		name, id string
+		res      wire.ElicitResult
+		want     string
+		ok       bool
+	}{
+		{"same answer again", "a", wire.ElicitResult{Action: wire.ActionAccept, Content: map[string]any{"n": 1.0, "name": "Ada"}}, wire.OutcomeAnswered, true},
+		{"another answer", "a", wire.ElicitResult{Action: wire.ActionDecline}, wire.OutcomeAnsweredElsewhere, true},
+		{"expired", "b", won, wire.OutcomeExpired, true},
+		{"unknown", "c", won, "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := r.lookup(tt.id, tt.res)
+			if got != tt.want || ok != tt.ok {
+				t.Errorf("lookup = %q, %v; want %q, %v", got, ok, tt.want, tt.ok)
+			}
+		})
+	}
+	// It keeps the last maxRecent and forgets the oldest.
+	for i := range maxRecent {
+		r.add(fmt.Sprint("x", i), wire.OutcomeCancelled, cancelResult, false)
+	}
+	if _, ok := r.lookup("a", won); ok {
+		t.Error("the oldest entry survived a full turn of the ring")
+	}
+	if got, ok := r.lookup(fmt.Sprint("x", maxRecent-1), won); !ok || got != wire.OutcomeCancelled {
+		t.Errorf("the newest entry: %q, %v", got, ok)
+	}
+	if len(r.entries) != maxRecent {
+		t.Errorf("%d entries; want at most %d", len(r.entries), maxRecent)
+	}
+}
+
+func TestTrackURLBounded(t *testing.T) {
+	c := &channel{urls: map[string]*urlState{}}
+	for i := range maxURLs + 10 {
+		c.trackURL(fmt.Sprint("e", i))
+	}
+	if len(c.urls) != maxURLs {
+		t.Errorf("%d ids remembered; want %d", len(c.urls), maxURLs)
+	}
+	for i := range 10 {
+		if c.urls[fmt.Sprint("e", i)] != nil {
+			t.Errorf("e%d, among the oldest, is still remembered", i)
+		}
+	}
+	if c.urls[fmt.Sprint("e", maxURLs+9)] == nil {
+		t.Error("the newest id was forgotten")
+	}
+}
+
+func TestBucket(t *testing.T) {
+	var b bucket
+	now := testTime
+	for i := range 3 {
+		if _, ok := b.take(now, 3); !ok {
+			t.Fatalf("request %d of a full bucket refused", i)
+		}
+	}
+	wait, ok := b.take(now, 3)
+	if ok || wait != 20e9 {
+		t.Errorf("empty bucket: wait %v, %v; want 20s, refused", wait, ok)
+	}
+	if _, ok := b.take(now.Add(20e9), 3); !ok {
+		t.Error("refused after a third of a minute refilled one")
+	}
+	if _, ok := b.take(now.Add(20e9), 3); ok {
+		t.Error("a refill of one allowed two")
+	}
+	// A long pause refills only up to the capacity.
+	later := now.Add(3600e9)
+	for i := range 4 {
+		_, ok := b.take(later, 3)
+		if ok != (i < 3) {
+			t.Errorf("after an hour, request %d: allowed %v", i, ok)
+		}
+	}
+}
+
+var testTime = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
