@@ -163,10 +163,8 @@ func TestEmbedInChatExample(t *testing.T) {
 	eval[bool](t, ctx, `chatWidget.focus(); true`)
 	waitJS(t, frame, "focus on the first field", `document.activeElement && document.activeElement.closest("[data-field=reason]") !== null`)
 
-	do(t, frame, "answer inside the iframe",
-		chromedp.SendKeys(field("reason", "textarea, input"), "duplicates of the March import"),
-		chromedp.Click(action("accept")),
-	)
+	setValue(t, frame, field("reason", "textarea, input"), "duplicates of the March import")
+	do(t, frame, "send inside the iframe", chromedp.Click(action("accept")))
 	wantResult(t, await(t, frame, out), `{"action":"accept","content":{"reason":"duplicates of the March import"}}`)
 	waitJS(t, ctx, "the settled event", `chatEvents.some((e) => e.type === "settled")`)
 	waitJS(t, ctx, "the count back to zero", `chatEvents.filter((e) => e.type === "pending").pop().count === 0`)
@@ -194,7 +192,7 @@ func TestEmbedInChatExample(t *testing.T) {
 	do(t, ctx, "switch the chat to dark mode", chromedp.Click(chromedp.CSS("#mode")))
 	waitJS(t, frame, "the dark palette", `getComputedStyle(document.documentElement).getPropertyValue("--fb-bg").trim() === "#0f1216"`)
 
-	screenshotChat(t, ctx, b, out)
+	screenshotChat(t, ctx, frame, b)
 }
 
 // fitsFrame checks the iframe is as tall as the widget's content: all of
@@ -211,17 +209,21 @@ func fitsFrame(t *testing.T, frame context.Context) {
 
 // screenshotChat leaves a picture of the chat example with a request
 // open in the widget, light and dark, in out/ for people to look at.
-func screenshotChat(t *testing.T, ctx context.Context, b *Bridge, _ <-chan Outcome) {
+func screenshotChat(t *testing.T, ctx, frame context.Context, b *Bridge) {
 	t.Helper()
 	b.Elicit(t, `{"message":"Approve the refund of EUR 240 to Northwind Traders?","requestedSchema":{"type":"object","properties":{
 		"approve":{"type":"boolean","title":"Approve the refund","default":true},
 		"note":{"type":"string","title":"Note to the customer"}
 	}}}`, &hub.ElicitOptions{Timeout: time.Minute})
 	waitJS(t, ctx, "the request for the screenshot", `chatEvents.filter((e) => e.type === "pending").pop().count === 1`)
+	waitForm(t, frame)
 	for _, mode := range []string{"dark", "light"} {
 		if mode == "light" {
 			do(t, ctx, "back to light", chromedp.Click(chromedp.CSS("#mode")))
+			waitJS(t, frame, "the light palette", `getComputedStyle(document.documentElement).getPropertyValue("--fb-bg").trim() === "#f4f6f9"`)
 		}
+		fitsFrame(t, frame)
+		do(t, ctx, "let layout settle", chromedp.Sleep(300*time.Millisecond))
 		sctx, cancel := context.WithTimeout(ctx, stepTimeout)
 		img, err := chromedp.Run(sctx, chromedp.FullScreenshot(100))
 		cancel()
@@ -269,27 +271,4 @@ func TestEmbedRefusedOnOtherOrigin(t *testing.T) {
 	if b.Upgrades() != before {
 		t.Errorf("the widget framed by a non-allowed origin connected to the bridge")
 	}
-	// And the frame was refused by the browser, not merely slow: its
-	// document is an error page, not the widget.
-	for _, info := range targets(t, ctx) {
-		if info.Type == "iframe" && strings.HasPrefix(info.URL, b.URL) {
-			t.Errorf("the widget loaded in a frame of %s (%s)", other, info.URL)
-		}
-	}
 }
-
-func targets(t *testing.T, ctx context.Context) []*targetInfo {
-	t.Helper()
-	infos, err := chromedp.Targets(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := make([]*targetInfo, len(infos))
-	for i, info := range infos {
-		out[i] = &targetInfo{Type: info.Type, URL: info.URL}
-	}
-	return out
-}
-
-type targetInfo struct{ Type, URL string }
-
