@@ -1,0 +1,86 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/formbridge/formbridge/server/site"
+)
+
+// staticSite writes the widget as a static site (what `formbridge
+// static --prefix` writes) and serves it under prefix with a plain file
+// server; it returns the folder and the site's URL.
+func staticSite(t *testing.T, prefix string) (dir, siteURL string) {
+	t.Helper()
+	dir = t.TempDir()
+	if err := site.GenerateStatic(dir, &site.StaticOptions{WebDir: WebDir(), Version: "e2e", Prefix: prefix}); err != nil {
+		t.Fatalf("GenerateStatic: %v", err)
+	}
+	return dir, serveDir(t, dir, prefix) + prefix
+}
+
+// TestStaticSite: the static site, served under a prefix by a plain file
+// server on one port, connects to a bridge on another origin, named in
+// the link's fragment or in config.json, and an elicitation is answered
+// through it. Without a bridge, or with one that refuses the site's
+// origin, the page says so in words.
+func TestStaticSite(t *testing.T) {
+	ctx := NewBrowser(t)
+	dir, siteURL := staticSite(t, "/approvals/")
+	origin := strings.TrimSuffix(siteURL, "/approvals/")
+	b := startOriginBridge(t, origin)
+	wsURL := "ws" + strings.TrimPrefix(b.URL, "http") + "/ws"
+
+	t.Run("bridge in the fragment", func(t *testing.T) {
+		tab := NewTab(t, ctx, "fragment")
+		do(t, tab, "open the static widget", chromedp.Navigate(siteURL+"#bridge="+wsURL+"&token="+b.Token))
+		do(t, tab, "connect", chromedp.WaitVisible(chromedp.CSS(`[data-connection="online"]`)))
+		out := b.Elicit(t, confirmDelete, nil)
+		waitForm(t, tab)
+		setValue(t, tab, field("reason", "textarea, input"), "counted twice")
+		do(t, tab, "send", chromedp.Click(action("accept")))
+		wantResult(t, await(t, tab, out), `{"action":"accept","content":{"reason":"counted twice"}}`)
+		if u := eval[string](t, tab, `location.href`); strings.Contains(u, b.Token) {
+			t.Errorf("the token stayed in the address bar: %s", u)
+		}
+	})
+
+	t.Run("bridge in config.json", func(t *testing.T) {
+		config := `{"bridge":"` + wsURL + `"}`
+		if err := os.WriteFile(filepath.Join(dir, site.ConfigFile), []byte(config), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.Remove(filepath.Join(dir, site.ConfigFile)) })
+		tab := NewTab(t, ctx, "config")
+		do(t, tab, "open the static widget", chromedp.Navigate(siteURL+"#token="+b.Token))
+		do(t, tab, "connect", chromedp.WaitVisible(chromedp.CSS(`[data-connection="online"]`)))
+		out := b.Elicit(t, confirmDelete, nil)
+		waitForm(t, tab)
+		do(t, tab, "decline", chromedp.Click(action("decline")))
+		wantResult(t, await(t, tab, out), `{"action":"decline"}`)
+	})
+
+	t.Run("no bridge configured", func(t *testing.T) {
+		tab := NewTab(t, ctx, "no bridge")
+		do(t, tab, "open the static widget", chromedp.Navigate(siteURL+"#token="+b.Token))
+		waitJS(t, tab, "the explanation", `document.body.innerText.includes("does not know where to get your requests from")`)
+		if b.Upgrades() == 0 {
+			t.Fatal("the earlier subtests never connected")
+		}
+	})
+
+	t.Run("bridge refuses the origin", func(t *testing.T) {
+		strict := startOriginBridge(t) // allows no other origin
+		strictWS := "ws" + strings.TrimPrefix(strict.URL, "http") + "/ws"
+		tab := NewTab(t, ctx, "refused")
+		do(t, tab, "open the static widget", chromedp.Navigate(siteURL+"#bridge="+strictWS+"&token="+strict.Token))
+		waitJS(t, tab, "the explanation", `document.body.innerText.includes("--allowed-origins `+origin+`")`)
+		if strict.Upgrades() != 0 {
+			t.Errorf("the bridge upgraded a connection from an origin it does not allow")
+		}
+	})
+}
