@@ -23,9 +23,10 @@ type draft struct {
 	Rejected map[string]string `json:"-"`
 
 	// Sent is the action sent and not yet confirmed ("" when none);
-	// Opened is set once a URL-mode link was opened.
+	// Opened is set once a URL-mode link was opened. Neither survives a
+	// reload: a request the bridge sends again never got its answer.
 	Sent   string `json:"-"`
-	Opened bool   `json:"opened,omitempty"`
+	Opened bool   `json:"-"`
 	// SendError says why the last send failed (offline).
 	SendError string `json:"-"`
 }

@@ -51,7 +51,6 @@ func (c *urlCard) onOpen(ctx app.Context, e app.Event) {
 		return
 	}
 	it.Draft.Opened = true
-	ctx.SessionStorage().Set(draftKey(it.ID), it.Draft)
 	openLink(it.URL.URL)
 }
 

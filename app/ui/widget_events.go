@@ -48,6 +48,7 @@ func (w *widget) onRequest(ctx app.Context, id string, params wire.ElicitParams,
 		// may not have arrived, so the person can send again.
 		held.stale = false
 		held.Draft.Sent = ""
+		held.Draft.Opened = false // a link's accept was lost too: offer Open again
 		held.rev++
 		return
 	}
@@ -73,7 +74,6 @@ func (w *widget) restoreDraft(ctx app.Context, it *item) {
 		it.Draft.Inputs = saved.Inputs
 	}
 	it.Draft.Touched = saved.Touched
-	it.Draft.Opened = saved.Opened
 	it.start()
 }
 

@@ -301,3 +301,22 @@ func TestWidgetURLWarnings(t *testing.T) {
 		t.Errorf("highlighted host %q", got)
 	}
 }
+
+func TestWidgetURLResentAfterLostAccept(t *testing.T) {
+	w, d, _ := mountWidget(t)
+	ctx := d.Context()
+	params := wire.ElicitParams{Mode: "url", Message: "Sign in", ElicitationID: "e1", URL: "https://login.example.com/"}
+	w.onRequest(ctx, "u1", params, testMeta)
+	uc := &urlCard{Item: w.queue.find("u1"), Answer: w}
+	uc.onOpen(ctx, app.Event{Value: app.Undefined()})
+	page := show(t, w, d)
+	if page.find("button[data-action=open]") != nil {
+		t.Fatal("Open still offered after it was clicked")
+	}
+	// The connection dropped before the accept arrived: the bridge
+	// sends the request again, and the person can open it again.
+	w.onHello(ctx, &wire.HelloResult{Pending: 1})
+	w.onRequest(ctx, "u1", params, testMeta)
+	page = show(t, w, d)
+	page.mustFind(t, "button[data-action=open]")
+}
