@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -244,7 +245,7 @@ func (c *conn) beat() {
 func short(s string) string {
 	const max = 64
 	if len(s) > max {
-		return s[:max] + "…"
+		return strings.ToValidUTF8(s[:max], "") + "…" // the cut may split a character
 	}
 	return s
 }
