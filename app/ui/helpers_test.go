@@ -144,3 +144,16 @@ func TestMultilineRule(t *testing.T) {
 		}
 	}
 }
+
+func TestTitleFor(t *testing.T) {
+	t.Parallel()
+	if got := titleFor("formbridge", 2, true); got != "(2) formbridge" {
+		t.Errorf("hidden with 2 waiting: %q", got)
+	}
+	if got := titleFor("formbridge", 2, false); got != "formbridge" {
+		t.Errorf("visible: %q", got)
+	}
+	if got := titleFor("formbridge", 0, true); got != "formbridge" {
+		t.Errorf("hidden, nothing waiting: %q", got)
+	}
+}

@@ -97,11 +97,16 @@ func (w *widget) updateTitle() {
 	if w.baseTitle == "" {
 		return
 	}
-	if n := w.queue.len(); n > 0 && pageHidden() {
-		setPageTitle("(" + strconv.Itoa(n) + ") " + w.baseTitle)
-		return
+	setPageTitle(titleFor(w.baseTitle, w.queue.len(), pageHidden()))
+}
+
+// titleFor is the tab title: "(2) base" while hidden with requests
+// waiting, so the count shows in the tab strip.
+func titleFor(base string, waiting int, hidden bool) string {
+	if waiting > 0 && hidden {
+		return "(" + strconv.Itoa(waiting) + ") " + base
 	}
-	setPageTitle(w.baseTitle)
+	return base
 }
 
 // answer sends a person's answer. Offline, the request stays open with
