@@ -130,7 +130,8 @@ func fieldClass(p fieldParts) string {
 }
 
 // option is one radio button or checkbox with its visible text.
-func option(id, typ, name string, checked, invalid bool, describedBy string, h app.EventHandler, scope []any, text string) app.UI {
+// The fieldset around the group carries aria-describedby for all of them.
+func option(id, typ, name string, checked, invalid bool, h app.EventHandler, scope []any, text string) app.UI {
 	in := app.Input().
 		ID(id).
 		Type(typ).
@@ -139,9 +140,6 @@ func option(id, typ, name string, checked, invalid bool, describedBy string, h a
 		OnChange(h, scope...)
 	if invalid {
 		in = in.Aria("invalid", true)
-	}
-	if describedBy != "" {
-		in = in.Aria("describedby", describedBy)
 	}
 	return app.Label().Class("fb-option").Body(
 		in,

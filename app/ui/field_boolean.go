@@ -39,7 +39,7 @@ func (f *requestForm) renderBoolean(i int, fd *elicit.Field) app.UI {
 	choices := []struct{ value, text string }{{"true", "Yes"}, {"false", "No"}, {"", "No answer"}}
 	controls := make([]app.UI, len(choices))
 	for j, c := range choices {
-		controls[j] = option(p.ids.option(j), "radio", name, val == c.value, p.problem != "", "",
+		controls[j] = option(p.ids.option(j), "radio", name, val == c.value, p.problem != "",
 			f.onOptionPick(fd.Key, c.value), []any{f.Item.Seq, i, j}, c.text)
 	}
 	return f.wrapGroup(i, p, controls)

@@ -15,12 +15,12 @@ func (f *requestForm) renderRadios(i int, fd *elicit.Field) app.UI {
 	name := p.ids.control
 	controls := make([]app.UI, 0, len(fd.Options)+1)
 	for j, o := range fd.Options {
-		controls = append(controls, option(p.ids.option(j), "radio", name, val == o.Value, p.problem != "", "",
+		controls = append(controls, option(p.ids.option(j), "radio", name, val == o.Value, p.problem != "",
 			f.onOptionPick(fd.Key, o.Value), []any{f.Item.Seq, i, j}, o.Title))
 	}
 	if !fd.Required {
 		j := len(fd.Options)
-		controls = append(controls, option(p.ids.option(j), "radio", name, val == "", p.problem != "", "",
+		controls = append(controls, option(p.ids.option(j), "radio", name, val == "", p.problem != "",
 			f.onOptionPick(fd.Key, ""), []any{f.Item.Seq, i, j}, "No answer"))
 	}
 	return f.wrapGroup(i, p, controls)

@@ -37,7 +37,7 @@ func (f *requestForm) renderChoices(i int, fd *elicit.Field) app.UI {
 	name := p.ids.control
 	controls := make([]app.UI, len(fd.Options))
 	for j, o := range fd.Options {
-		controls[j] = option(p.ids.option(j), "checkbox", name, d.has(fd.Key, o.Value), p.problem != "", "",
+		controls[j] = option(p.ids.option(j), "checkbox", name, d.has(fd.Key, o.Value), p.problem != "",
 			f.onChoiceToggle(fd.Key, o.Value), []any{f.Item.Seq, i, j}, o.Title)
 	}
 	return f.wrapGroup(i, p, controls)
