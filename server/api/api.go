@@ -76,7 +76,9 @@ func New(h *hub.Hub, opts *Options) http.Handler {
 // hashed first, so the constant-time comparison also hides the key's length.
 func (a *api) authenticated(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		key, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		// The scheme is case-insensitive (RFC 9110, section 11.1).
+		scheme, key, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+		ok = ok && strings.EqualFold(scheme, "Bearer")
 		got := sha256.Sum256([]byte(strings.TrimSpace(key)))
 		if !ok || subtle.ConstantTimeCompare(got[:], a.keyHash[:]) != 1 {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="formbridge"`)

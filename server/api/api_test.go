@@ -66,7 +66,10 @@ func (s *server) do(t *testing.T, ctx context.Context, method, path, body, key s
 	if err != nil {
 		return response{status: -1, body: err.Error()}
 	}
-	if key != "" {
+	switch {
+	case strings.Contains(key, " "): // a whole header value
+		req.Header.Set("Authorization", key)
+	case key != "":
 		req.Header.Set("Authorization", "Bearer "+key)
 	}
 	req.Header.Set("Content-Type", "application/json")
@@ -128,6 +131,13 @@ func requestID(t *testing.T, frame string) string {
 	return id
 }
 
+func TestBearerSchemeAnyCase(t *testing.T) {
+	s := start(t, nil, apiKey)
+	if r := s.do(t, t.Context(), "POST", "/api/v1/channels", ``, "bearer "+apiKey); r.status != http.StatusCreated {
+		t.Errorf("%d %s; want 201", r.status, r.body)
+	}
+}
+
 func TestAPIOff(t *testing.T) {
 	s := start(t, nil, "")
 	for _, path := range []string{"/api/v1/channels", "/api/v1/channels/default/elicitations"} {
@@ -144,6 +154,7 @@ func TestUnauthorized(t *testing.T) {
 		{"no key", ""},
 		{"wrong key", "test-api-kez"},
 		{"prefix of the key", "test-api"},
+		{"basic scheme", "Basic " + apiKey},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
