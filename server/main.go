@@ -68,6 +68,12 @@ func main() {
 	// SIGINT (Ctrl-C) and SIGTERM end ctx; long-running commands shut
 	// down gracefully when it ends.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		// After the first signal, restore the default handling: a second
+		// Ctrl-C stops at once if a graceful shutdown takes too long.
+		<-ctx.Done()
+		stop()
+	}()
 	code := runMain(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)

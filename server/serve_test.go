@@ -205,3 +205,22 @@ func TestPublicURL(t *testing.T) {
 		t.Errorf("WidgetURL = %q, want %q", got, want)
 	}
 }
+
+// The environment configures serve like its flags do.
+func TestServeFromEnvironment(t *testing.T) {
+	t.Setenv("FORMBRIDGE_ADDR", "127.0.0.1:0")
+	t.Setenv("FORMBRIDGE_TOKEN", "env-token-42")
+	t.Setenv("FORMBRIDGE_PUBLIC_URL", "https://approvals.example.com")
+	fs := newFlagSet("serve", "", "")
+	f := addBridgeFlags(fs)
+	if err := fs.parse(nil); err != nil {
+		t.Fatal(err)
+	}
+	r, _, _ := startTest(t, f, nil)
+	if got, want := r.WidgetURL(r.Hub.DefaultToken()), "https://approvals.example.com/#token=env-token-42"; got != want {
+		t.Errorf("widget link %q, want %q", got, want)
+	}
+	if ch, ok := r.Hub.Authenticate("env-token-42"); !ok || ch != "default" {
+		t.Errorf("the token from FORMBRIDGE_TOKEN does not open channel default")
+	}
+}
