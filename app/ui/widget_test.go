@@ -320,3 +320,22 @@ func TestWidgetURLResentAfterLostAccept(t *testing.T) {
 	page = show(t, w, d)
 	page.mustFind(t, "button[data-action=open]")
 }
+
+func TestWidgetRootMatch(t *testing.T) {
+	w, d, _ := mountWidget(t)
+	w.onConnectionChange(connOffline)
+	rerender(w, d)
+	// The root carries the connection hook; its first child is the bar.
+	if err := app.TestMatch(w, app.TestUIDescriptor{
+		Path:     app.TestPath(0),
+		Expected: app.Div().Class("fb-widget").DataSet("connection", "offline"),
+	}); err != nil {
+		t.Error(err)
+	}
+	if err := app.TestMatch(w, app.TestUIDescriptor{
+		Path:     app.TestPath(0, 0, 1, 1),
+		Expected: app.Text("Offline, trying again…"),
+	}); err != nil {
+		t.Error(err)
+	}
+}
