@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -190,6 +191,28 @@ func TestToolsListed(t *testing.T) {
 	for _, info := range infos {
 		if served[info.Name] != info.Title || info.Description == "" {
 			t.Errorf("tool %s: served title %q, panel %+v", info.Name, served[info.Name], info)
+		}
+	}
+}
+
+// When the bridge refuses a question (a full channel), the tool says so
+// in words instead of a JSON-RPC error.
+func TestToolExplainsRefusal(t *testing.T) {
+	for code, want := range map[int64]string{
+		-32000: "too many questions are already waiting",
+		-32002: "too many questions were asked in the last minute",
+	} {
+		cs := connect(t, New(nil), "2025-11-25", &mcp.ClientOptions{
+			ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				return nil, &jsonrpc.Error{Code: code, Message: "refused"}
+			},
+		})
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "choose_customer"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.IsError || !strings.Contains(resultText(res), want) {
+			t.Errorf("code %d: result %v %q, want an error saying %q", code, res.IsError, resultText(res), want)
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -145,8 +146,24 @@ func ask(ctx context.Context, ss *mcp.ServerSession, message, schema string) (*m
 	return res, nil
 }
 
+// Error codes the bridge answers an elicitation with when a channel is
+// full (see app/wire).
+const (
+	codeTooManyPending = -32000
+	codeRateLimited    = -32002
+)
+
 // explain turns a failed elicitation into words for the panel.
 func explain(err error) error {
+	var rpcErr *jsonrpc.Error
+	if errors.As(err, &rpcErr) {
+		switch rpcErr.Code {
+		case codeTooManyPending:
+			return errors.New("too many questions are already waiting: answer or dismiss some, then try again")
+		case codeRateLimited:
+			return errors.New("too many questions were asked in the last minute: wait a moment, then try again")
+		}
+	}
 	switch {
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return errors.New("the question was withdrawn before anyone answered")
