@@ -151,7 +151,9 @@ func (w *widget) Render() app.UI {
 				w.renderContent(),
 			),
 			w.renderDemo(),
-			app.If(w.permission == "default" && !w.noLink && w.fatal == "",
+			// Embedded, the host page gets the pending count instead, and
+			// browsers refuse permission prompts from a cross-origin frame.
+			app.If(w.permission == "default" && !w.noLink && w.fatal == "" && w.host == nil,
 				app.Footer().Class("fb-foot").Body(
 					app.Button().
 						Type("button").
