@@ -7,6 +7,8 @@ package client
 
 import (
 	"context"
+	"slices"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -67,6 +69,7 @@ func TestReconnectBackoff(t *testing.T) {
 		ctx, cancel := context.WithCancel(t.Context())
 		done := make(chan struct{})
 		go func() { defer close(done); c.Run(ctx) }()
+		defer func() { cancel(); <-done }() // also when an assertion stops the test early
 
 		time.Sleep(40 * time.Second) // past the last connection, short of its heartbeat timeout
 		dials := b.dialTimes()
@@ -103,7 +106,7 @@ func TestReconnectBackoff(t *testing.T) {
 			StateConnecting, StateOffline, StateConnecting, StateOffline, StateConnecting, StateOffline,
 			StateConnecting, StateOffline, StateConnecting, StateOnline, StateOffline, StateConnecting, StateOnline,
 		}
-		if !slicesEqual(states, wantStates) {
+		if !slices.Equal(states, wantStates) {
 			t.Errorf("states = %v, want %v", states, wantStates)
 		}
 		if hellos != 2 {
@@ -143,10 +146,15 @@ func TestHeartbeatTimeout(t *testing.T) {
 				}
 			}
 		}}
-		var states []timedEvent
+		var (
+			mu     sync.Mutex
+			states []timedEvent
+		)
 		c := New(Options{Token: "secret", OnEvent: func(ev Event) {
 			if ev.State != "" {
+				mu.Lock()
 				states = append(states, timedEvent{time.Now(), ev})
+				mu.Unlock()
 			}
 		}})
 		stop := serveMem(t, b, c)
@@ -154,6 +162,7 @@ func TestHeartbeatTimeout(t *testing.T) {
 		ctx, cancel := context.WithCancel(t.Context())
 		done := make(chan struct{})
 		go func() { defer close(done); c.Run(ctx) }()
+		defer func() { cancel(); <-done }() // also when an assertion stops the test early
 
 		time.Sleep(5 * time.Minute)
 		if got, want := <-lost, 20*time.Second+wire.HeartbeatTimeout; got != want {
@@ -162,25 +171,14 @@ func TestHeartbeatTimeout(t *testing.T) {
 		if n := len(b.dialTimes()); n != 2 {
 			t.Errorf("client connected %d times, want 2 (the second connection gets heartbeats and lives)", n)
 		}
-		if len(states) < 4 || states[2].ev.State != StateOffline || states[3].ev.State != StateConnecting {
-			t.Fatalf("states = %+v, want connecting, online, offline, connecting, online", states)
+		mu.Lock()
+		got := append([]timedEvent(nil), states...)
+		mu.Unlock()
+		if len(got) < 4 || got[2].ev.State != StateOffline || got[3].ev.State != StateConnecting {
+			t.Fatalf("states = %+v, want connecting, online, offline, connecting, online", got)
 		}
-		if got := states[2].at.Sub(start); got != 50*time.Second {
-			t.Errorf("went offline at %v, want 50s", got)
+		if at := got[2].at.Sub(start); at != 50*time.Second {
+			t.Errorf("went offline at %v, want 50s", at)
 		}
-		cancel()
-		<-done
 	})
-}
-
-func slicesEqual[T comparable](a, b []T) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
