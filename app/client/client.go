@@ -54,7 +54,7 @@ type Event struct {
 
 // Request is one elicitation/create as the bridge sent it.
 type Request struct {
-	ID     string           // the bridge's JSON-RPC id for this elicitation/create
+	ID     string            // the bridge's JSON-RPC id for this elicitation/create
 	Params wire.ElicitParams // as the bridge sent them
 	Meta   wire.RequestMeta  // Params.RequestMeta(), zero if absent
 }
