@@ -224,3 +224,12 @@ func TestServeFromEnvironment(t *testing.T) {
 		t.Errorf("the token from FORMBRIDGE_TOKEN does not open channel default")
 	}
 }
+
+func TestServeAddressInUse(t *testing.T) {
+	r, _, _ := startTest(t, testFlags(t), nil)
+	addr := strings.TrimPrefix(r.baseURL, "http://")
+	_, _, err := startBridge(testFlags(t, "--addr", addr), io.Discard, nil)
+	if err == nil || !strings.Contains(err.Error(), "cannot listen on "+addr) || !strings.Contains(err.Error(), "--addr 127.0.0.1:0") {
+		t.Errorf("got %v, want an error naming the address and a way out", err)
+	}
+}
