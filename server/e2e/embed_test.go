@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/formbridge/formbridge/app/wire"
+	"github.com/formbridge/formbridge/server/api"
 	"github.com/formbridge/formbridge/server/gateway"
 	"github.com/formbridge/formbridge/server/hub"
 	"github.com/formbridge/formbridge/server/site"
@@ -28,15 +30,29 @@ import (
 // http://localhost:port.
 func startOriginBridge(t *testing.T, allowed ...string) *Bridge {
 	t.Helper()
-	h := hub.New(&hub.Options{ServerInfo: wire.Implementation{Name: "formbridge", Version: "e2e"}})
-	siteHandler, err := site.New(&site.Options{WebDir: WebDir(), Version: "e2e", AllowedOrigins: allowed})
+	return startBridgeWith(t, bridgeSetup{Allowed: allowed})
+}
+
+// bridgeSetup is what the embedding tests set on a bridge.
+type bridgeSetup struct {
+	Allowed       []string // --allowed-origins
+	Token, APIKey string   // --token ("" = generated), --api-key ("" = no API)
+}
+
+func startBridgeWith(t *testing.T, o bridgeSetup) *Bridge {
+	t.Helper()
+	h := hub.New(&hub.Options{DefaultToken: o.Token, ServerInfo: wire.Implementation{Name: "formbridge", Version: "e2e"}})
+	siteHandler, err := site.New(&site.Options{WebDir: WebDir(), Version: "e2e", AllowedOrigins: o.Allowed})
 	if err != nil {
 		t.Fatalf("site: %v", err)
 	}
 	mux := http.NewServeMux()
-	mux.Handle(wire.Path, gateway.New(h, &gateway.Options{AllowedOrigins: allowed}))
+	mux.Handle(wire.Path, gateway.New(h, &gateway.Options{AllowedOrigins: o.Allowed}))
+	if o.APIKey != "" {
+		mux.Handle("/api/v1/", api.New(h, &api.Options{APIKey: o.APIKey}))
+	}
 	mux.Handle("/", siteHandler)
-	b := &Bridge{Hub: h, Token: h.DefaultToken(), widgets: map[net.Conn]bool{}}
+	b := &Bridge{Hub: h, Token: h.DefaultToken(), APIKey: o.APIKey, widgets: map[net.Conn]bool{}}
 	addr := serve(t, mux, b.track)
 	t.Cleanup(h.Close)
 	b.URL = "http://localhost:" + port(addr)
@@ -271,4 +287,94 @@ func TestEmbedRefusedOnOtherOrigin(t *testing.T) {
 	if b.Upgrades() != before {
 		t.Errorf("the widget framed by a non-allowed origin connected to the bridge")
 	}
+}
+
+// TestEmbedDocsRecipe runs the "Embed in a chat UI" recipe of
+// docs/EMBED.md as written: its page, its token and API key, and its
+// curl request, with only the bridge's address changed to this test's.
+func TestEmbedDocsRecipe(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "EMBED.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := between(t, string(doc), "cat > index.html <<'EOF'\n", "\n   EOF")
+	page = dedent(page, "   ")
+	curl := between(t, string(doc), "curl -s http://127.0.0.1:8080/api/v1/channels/default/elicitations", "}}}}'")
+	body := dedent(between(t, curl+"}}}}'", "-d '", "'"), "")
+	const docToken, docKey, docBridge = "demo-token-1234", "demo-key-1234", "http://127.0.0.1:8080"
+	for _, want := range []string{docToken, docBridge} {
+		if !strings.Contains(page, want) {
+			t.Fatalf("the recipe's page no longer has %q; update this test with the recipe", want)
+		}
+	}
+	if !strings.Contains(curl, "Bearer "+docKey) {
+		t.Fatalf("the recipe's curl no longer sends the key %q", docKey)
+	}
+
+	ctx := NewBrowser(t)
+	dir := t.TempDir()
+	chat := serveDir(t, dir, "/")
+	b := startBridgeWith(t, bridgeSetup{Allowed: []string{chat}, Token: docToken, APIKey: docKey})
+	if err := os.WriteFile(filepath.Join(dir, "index.html"), []byte(strings.ReplaceAll(page, docBridge, b.URL)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	do(t, ctx, "open the recipe's page", chromedp.Navigate(chat+"/"))
+	waitJS(t, ctx, "the widget to connect", `document.querySelector("#approvals iframe") !== null`)
+	frame := frameContext(t, ctx, b.URL+"/")
+	do(t, frame, "connect", chromedp.WaitVisible(chromedp.CSS(`[data-connection="online"]`)))
+
+	type answer struct {
+		status int
+		body   string
+	}
+	answered := make(chan answer, 1)
+	go func() {
+		req, _ := http.NewRequest(http.MethodPost, b.URL+"/api/v1/channels/default/elicitations", strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+docKey)
+		req.Header.Set("Content-Type", "application/json")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			answered <- answer{0, err.Error()}
+			return
+		}
+		defer res.Body.Close()
+		var sb strings.Builder
+		_, _ = io.Copy(&sb, res.Body)
+		answered <- answer{res.StatusCode, sb.String()}
+	}()
+	waitJS(t, ctx, "the recipe's status line", `document.getElementById("status").textContent === "1 waiting for you"`)
+	waitForm(t, frame)
+	do(t, frame, "send", chromedp.Click(action("accept")))
+	select {
+	case a := <-answered:
+		if a.status != http.StatusOK || !strings.Contains(a.body, `"action":"accept"`) {
+			t.Errorf("the recipe's curl got %d %s", a.status, a.body)
+		}
+	case <-time.After(resultTimeout):
+		t.Fatal("the recipe's request got no answer")
+	}
+	waitJS(t, ctx, "the status line back to zero", `document.getElementById("status").textContent === "0 waiting for you"`)
+}
+
+// between returns the text of s after start and before the next end.
+func between(t *testing.T, s, start, end string) string {
+	t.Helper()
+	_, rest, ok := strings.Cut(s, start)
+	if !ok {
+		t.Fatalf("docs/EMBED.md no longer has %q", start)
+	}
+	out, _, ok := strings.Cut(rest, end)
+	if !ok {
+		t.Fatalf("docs/EMBED.md has no %q after %q", end, start)
+	}
+	return out
+}
+
+// dedent removes the indentation a Markdown list item gives its code.
+func dedent(s, indent string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimPrefix(l, indent)
+	}
+	return strings.Join(lines, "\n")
 }
