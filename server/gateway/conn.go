@@ -141,8 +141,17 @@ func (c *conn) writeCtx(ctx context.Context, frame []byte) error {
 // kick starts the writer if frames wait and none runs. It is the hub's
 // Notify: called with hub locks held, it must not block.
 func (c *conn) kick() {
-	if c.ready.Load() && c.writing.CompareAndSwap(false, true) {
+	if !c.ready.Load() {
+		return
+	}
+	if c.writing.CompareAndSwap(false, true) {
 		go c.drain()
+		return
+	}
+	// The writer is busy, perhaps blocked on a peer that stopped reading.
+	// If that filled the queue, do not wait for the write to time out.
+	if errors.Is(c.sess.Err(), hub.ErrSlowWidget) {
+		go c.ws.CloseNow()
 	}
 }
 

@@ -3,6 +3,9 @@ package gateway_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
+	"os"
 	"net/http"
 	"strings"
 	"testing"
@@ -409,5 +412,47 @@ func TestChannelDeleted(t *testing.T) {
 	again.sendJSON(map[string]any{"jsonrpc": "2.0", "id": 1, "method": wire.MethodHello, "params": map[string]any{"token": ch.Token}})
 	if m := again.recv(); m.Error == nil || m.Error.Code != wire.CodeUnauthorized {
 		t.Errorf("hello with a deleted channel's token: %+v; want -32001", m)
+	}
+}
+
+// A widget that stops reading is cut off once its queue is full; the
+// hub, the callers and the other widgets go on.
+func TestSlowWidgetCutOff(t *testing.T) {
+	b := start(t, &bridgeOptions{hub: hub.Options{DefaultToken: token, MaxQueue: 4, MaxPending: 200, RatePerMinute: 1000}})
+	stuck, err := dialRaw(b, false) // never reads again
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stuck.conn.Close()
+	fast := dial(t, b)
+	fast.hello(token, false)
+
+	// About 200 KB per request: enough of them fill the stuck widget's
+	// socket buffers, then its queue.
+	var props []string
+	for i := range 20 {
+		props = append(props, fmt.Sprintf(`"f%d":{"type":"string","description":"%s"}`, i, strings.Repeat("x", 9000)))
+	}
+	big := `{"message":"Big","requestedSchema":{"type":"object","properties":{` + strings.Join(props, ",") + `}}}`
+	const n = 40
+	calls := make([]*call, n)
+	for i := range calls {
+		calls[i] = elicitAsync(t.Context(), b.h, big, nil)
+		id, _ := fast.request()
+		fast.answer(id, wire.ElicitResult{Action: wire.ActionDecline})
+		if got := fast.settled(); got.Outcome != wire.OutcomeAnswered {
+			t.Fatalf("request %d: fast widget heard %q", i, got.Outcome)
+		}
+	}
+	for i, c := range calls {
+		if res, err := c.wait(t); err != nil || res.Action != wire.ActionDecline {
+			t.Fatalf("call %d: %+v, %v", i, res, err)
+		}
+	}
+	// The stuck widget was dropped: its connection ends (reset or EOF)
+	// once what the kernel buffered is read.
+	stuck.conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, err := io.Copy(io.Discard, stuck.r); err != nil && errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Error("the stuck widget's connection is still open")
 	}
 }

@@ -130,6 +130,13 @@ func (s *Session) Take(dst [][]byte) ([][]byte, error) {
 	return dst, s.err
 }
 
+// Err reports why the session ended, nil while it is attached.
+func (s *Session) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
+
 // Queued reports whether frames wait, or the session ended, so a writer
 // that went idle knows it missed a wake-up.
 func (s *Session) Queued() bool {
