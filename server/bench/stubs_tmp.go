@@ -2,7 +2,6 @@ package main
 
 import "context"
 
-func benchThroughput(ctx context.Context, c *config, r *report) error { return nil }
 func benchCapacity(ctx context.Context, c *config, r *report) error { return nil }
 func benchBrowser(ctx context.Context, c *config, r *report) error { return nil }
 func isChild() bool { return false }

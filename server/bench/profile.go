@@ -1,0 +1,169 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os/exec"
+	"slices"
+	"strings"
+	"time"
+)
+
+// A trace from the CPU profile: time spent with this stack, leaf first.
+type trace struct {
+	d     time.Duration
+	stack []string
+}
+
+// readTraces reads a CPU profile through go tool pprof -traces, which
+// prints every distinct stack with its time; the profile carries its
+// own symbols, so the binary is not needed.
+func readTraces(ctx context.Context, path string) ([]trace, error) {
+	out, err := exec.CommandContext(ctx, goTool(), "tool", "pprof", "-traces", path).Output()
+	if err != nil {
+		return nil, fmt.Errorf("go tool pprof -traces: %w", err)
+	}
+	var (
+		traces []trace
+		cur    *trace
+	)
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "-----------+") {
+			cur = nil
+			continue
+		}
+		fields := strings.Fields(line)
+		if len(fields) == 0 {
+			continue
+		}
+		if cur == nil && len(fields) >= 2 {
+			d, err := time.ParseDuration(fields[0])
+			if err != nil {
+				continue // the header
+			}
+			traces = append(traces, trace{d: d, stack: []string{fields[1]}})
+			cur = &traces[len(traces)-1]
+			continue
+		}
+		if cur != nil && len(fields) == 1 {
+			cur.stack = append(cur.stack, fields[0])
+		}
+	}
+	return traces, sc.Err()
+}
+
+// Where CPU time goes, by the function the sample was in (its leaf),
+// first match wins.
+var leafKinds = []struct{ name, match string }{
+	{"lock waits and handoffs (sync.Mutex slow paths, semaphores)", "sync.(*Mutex).lockSlow sync.(*Mutex).unlockSlow sync.(*RWMutex).RLock sync.(*RWMutex).Lock runtime.semacquire runtime.semrelease runtime.lock2 runtime.unlock2"},
+	{"system calls (socket reads and writes, epoll, futex)", "syscall. internal/runtime/syscall runtime.futex runtime.netpoll runtime.epoll runtime.usleep runtime.nanotime"},
+	{"garbage collection and allocation", "runtime.gc runtime.mark runtime.scanobject runtime.greyobject runtime.mallocgc runtime.(*mspan) runtime.(*mheap) runtime.(*mcache) runtime.(*gcWork) runtime.findObject runtime.wbBuf runtime.bulkBarrier runtime.memclr runtime.heapBits runtime.scanblock runtime.sweepone runtime.(*sweepLocked) runtime.nextFreeFast runtime.(*mcentral) runtime.typePointers"},
+	{"goroutine scheduling", "runtime.schedule runtime.findRunnable runtime.park runtime.ready runtime.goready runtime.runqget runtime.runqput runtime.wakep runtime.mcall runtime.gopark runtime.casgstatus runtime.execute runtime.stealWork runtime.newproc runtime.gfget runtime.(*timers) runtime.resetForSleep runtime.selectgo runtime.chan runtime.send runtime.recv"},
+	{"JSON encoding and decoding", "encoding/json. reflect. strconv. unicode/utf8."},
+	{"WebSocket framing (coder/websocket)", "github.com/coder/websocket"},
+	{"HTTP (net/http, bufio)", "net/http. bufio. net/textproto. net/url."},
+	{"formbridge (hub, gateway, api, elicit, wire)", "github.com/formbridge/"},
+	{"Go runtime, other (stacks, preemption, maps, tracebacks)", "runtime. internal/runtime/"},
+}
+
+// Who the time was spent for, by the stack's outermost frames.
+var sides = []struct{ name, match string }{
+	{"simulated widgets (client side of the WebSocket)", "main.(*simWidget)"},
+	{"bridge", ""},
+}
+
+func kindOf(leaf string) string {
+	for _, k := range leafKinds {
+		for m := range strings.FieldsSeq(k.match) {
+			if strings.HasPrefix(leaf, m) {
+				return k.name
+			}
+		}
+	}
+	return "other"
+}
+
+func sideOf(stack []string) string {
+	for _, s := range sides {
+		for m := range strings.FieldsSeq(s.match) {
+			for _, f := range stack {
+				if strings.HasPrefix(f, m) {
+					return s.name
+				}
+			}
+		}
+	}
+	return sides[len(sides)-1].name
+}
+
+// lockShareLimit is where this report calls the hub's locks a
+// bottleneck: when waiting on them takes more than this share of the CPU.
+const lockShareLimit = 0.10
+
+// describeProfile writes where the throughput run's CPU time went, and
+// how much of it the hub's locks took.
+func describeProfile(ctx context.Context, c *config, r *report, path string) error {
+	traces, err := readTraces(ctx, path)
+	if err != nil {
+		return err
+	}
+	var total, hubLocks, hubAll time.Duration
+	byKind := map[string]time.Duration{}
+	bySide := map[string]time.Duration{}
+	byKindBridge := map[string]time.Duration{}
+	for _, t := range traces {
+		total += t.d
+		k, s := kindOf(t.stack[0]), sideOf(t.stack)
+		byKind[k] += t.d
+		bySide[s] += t.d
+		if s == "bridge" {
+			byKindBridge[k] += t.d
+		}
+		inHub := slices.ContainsFunc(t.stack, func(f string) bool { return strings.HasPrefix(f, "github.com/formbridge/formbridge/server/hub.") })
+		if inHub {
+			hubAll += t.d
+			if k == leafKinds[0].name {
+				hubLocks += t.d
+			}
+		}
+	}
+	if total == 0 {
+		return fmt.Errorf("the CPU profile %s is empty", path)
+	}
+	pct := func(d time.Duration) string { return fmt.Sprintf("%.1f%%", 100*float64(d)/float64(total)) }
+	s := r.section("Where the time goes (CPU profile of the last Go API throughput run)")
+	s.printf("`go tool pprof %s` (written by this run, %s of samples over both cores). Each sample is counted once, by the function it was in; the share of every sample is given.\n\n", c.profile, total.Round(time.Millisecond))
+	var rows [][]string
+	for _, sd := range sides {
+		rows = append(rows, []string{sd.name, pct(bySide[sd.name])})
+	}
+	s.table([]string{"for whom", "share of CPU"}, rows)
+	kinds := []string{}
+	for _, k := range leafKinds {
+		kinds = append(kinds, k.name)
+	}
+	kinds = append(kinds, "other")
+	slices.SortStableFunc(kinds, func(a, b string) int { return int(byKind[b] - byKind[a]) })
+	rows = nil
+	for _, k := range kinds {
+		rows = append(rows, []string{k, pct(byKind[k]), pct(byKindBridge[k])})
+	}
+	s.table([]string{"doing what", "share of CPU, all", "of which in the bridge"}, rows)
+	s.printf("Under `server/hub` stacks: %s of the CPU in all, %s waiting on or handing off locks.\n\n", pct(hubAll), pct(hubLocks))
+	s.printf("In a sentence: the largest share goes to %s (%s), then %s (%s) and %s (%s); the hub's locks take %s, so they are %s the bottleneck.\n",
+		kinds[0], pct(byKind[kinds[0]]), kinds[1], pct(byKind[kinds[1]]), kinds[2], pct(byKind[kinds[2]]), pct(hubLocks), notIf(float64(hubLocks) > lockShareLimit*float64(total)))
+	r.target("hub locks in the throughput profile", fmt.Sprintf("not the bottleneck (≤ %.0f%% of CPU)", 100*lockShareLimit), pct(hubLocks)+" of CPU", float64(hubLocks) <= lockShareLimit*float64(total))
+	return nil
+}
+
+func notIf(b bool) string {
+	if b {
+		return "a likely"
+	}
+	return "not"
+}
