@@ -103,7 +103,7 @@ func (c *urlCard) Render() app.UI {
 				app.Strong().Dir("ltr").Body(app.Text(it.URL.Domain)),
 			),
 			renderURLWarnings(it.URL.Warnings),
-			app.P().Class("fb-hint").Body(app.Text("It opens in a new tab. Nothing is loaded until you click Open.")),
+			app.P().Class("fb-hint").Body(app.Text("It opens in a new tab. Nothing is loaded until you click Open link.")),
 		}
 	}
 
