@@ -64,8 +64,9 @@ func startDemo(b *bridge) (func(), error) {
 		&mcp.Implementation{Name: "formbridge-demo-host", Title: "formbridge demo", Version: version},
 		mcpbridge.ClientOptions(b.Hub, hub.DefaultChannel, &mcp.ClientOptions{Logger: atLeast(b.log.With("part", "demo-client"), slog.LevelWarn)}),
 	)
-	// 2025-11-25: the demo's tools ask their questions themselves, which
-	// the newest protocol no longer allows.
+	// 2025-11-25, where the server sends its questions itself and can
+	// tell the widget when a link's page has been visited
+	// (notifications/elicitation/complete, gone in 2026-07-28).
 	cs, err := client.Connect(ctx, mcpbridge.Transport(ct), &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	if err != nil {
 		ss.Close()

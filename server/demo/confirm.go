@@ -8,8 +8,8 @@ import (
 
 // confirmDelete asks before something permanent. The box starts unticked
 // (default: false), so accepting an untouched form keeps the invoices.
-func confirmDelete(ctx context.Context, ss *mcp.ServerSession) (string, error) {
-	res, err := ask(ctx, ss,
+func confirmDelete(ctx context.Context, req *mcp.CallToolRequest) (string, error) {
+	res, err := ask(ctx, req,
 		"Delete 40 old invoices from the archive?\n\n"+
 			"They are from 2019, all paid, and past the 7 years we must keep them. Deleting cannot be undone.",
 		`{

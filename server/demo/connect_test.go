@@ -107,3 +107,41 @@ func TestCallbackUnknownLink(t *testing.T) {
 		t.Errorf("got %d %q", rec.Code, rec.Body.String())
 	}
 }
+
+// At 2026-07-28 the link comes as an input request; the tool finishes on
+// the client's retry, once the page has been visited. There is no
+// completion notification in that protocol.
+func TestConnectCalendarNewest(t *testing.T) {
+	var s *Server
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.Handler(&PanelOptions{}).ServeHTTP(w, r) }))
+	defer srv.Close()
+	s = New(&Options{BaseURL: srv.URL})
+	completed := make(chan string, 1)
+	cs := connect(t, s, "2026-07-28", urlClient(t, true, completed))
+	assertContains(t, call(t, cs, "connect_calendar"), "Your Acme Calendar is connected")
+	select {
+	case id := <-completed:
+		t.Errorf("got a completion notification (%q) at 2026-07-28", id)
+	default:
+	}
+	// The link is spent once the tool has finished.
+	if code := getStatus(t, srv.URL+CallbackPath+"?id=anything"); code != http.StatusNotFound {
+		t.Errorf("unknown link: %d", code)
+	}
+}
+
+func TestConnectCalendarNewestDeclined(t *testing.T) {
+	s := New(&Options{BaseURL: "http://127.0.0.1:1"})
+	cs := connect(t, s, "2026-07-28", urlClient(t, false, make(chan string, 1)))
+	assertContains(t, call(t, cs, "connect_calendar"), "chose not to connect")
+}
+
+func getStatus(t *testing.T, url string) int {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}

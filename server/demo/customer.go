@@ -17,8 +17,8 @@ var customers = []struct{ id, title string }{
 
 // chooseCustomer asks which of several matching records is meant: a
 // titled single select (oneOf with const and title).
-func chooseCustomer(ctx context.Context, ss *mcp.ServerSession) (string, error) {
-	res, err := ask(ctx, ss,
+func chooseCustomer(ctx context.Context, req *mcp.CallToolRequest) (string, error) {
+	res, err := ask(ctx, req,
 		"I found 3 customers named Jordan Lee. Which one should get the refund of £120.00 for order 8841?",
 		`{
   "type": "object",

@@ -9,6 +9,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// protocols are the two ways a server asks: 2025-11-25 sends
+// elicitation/create during the call; 2026-07-28 returns input requests.
+var protocols = []string{"2025-11-25", "2026-07-28"}
+
 // answerFunc plays the person: it gets each question and returns the answer.
 type answerFunc func(req *mcp.ElicitRequest) *mcp.ElicitResult
 
@@ -108,31 +112,35 @@ func TestToolsAnswer(t *testing.T) {
 		{"payroll_sign_in", accept(map[string]any{"username": "sam", "password": "hunter2"}), []string{"must never ask for a password"}, []string{"hunter2"}},
 		{"payroll_sign_in", action("decline"), []string{"refused"}, nil},
 	}
-	for _, tt := range tests {
-		t.Run(tt.tool, func(t *testing.T) {
-			cs := connect(t, New(nil), "2025-11-25", answering(tt.answer))
-			text := call(t, cs, tt.tool)
-			assertContains(t, text, tt.want...)
-			for _, n := range tt.never {
-				if strings.Contains(text, n) {
-					t.Errorf("result %q contains %q", text, n)
+	for _, protocol := range protocols {
+		for _, tt := range tests {
+			t.Run(protocol+"/"+tt.tool, func(t *testing.T) {
+				cs := connect(t, New(nil), protocol, answering(tt.answer))
+				text := call(t, cs, tt.tool)
+				assertContains(t, text, tt.want...)
+				for _, n := range tt.never {
+					if strings.Contains(text, n) {
+						t.Errorf("result %q contains %q", text, n)
+					}
 				}
-			}
-		})
+			})
+		}
 	}
 }
 
 // The go-sdk applies schema defaults to accepted content, so an untouched
 // travel form is filled with 1 traveller, €800 and a hotel.
 func TestTravelDefaults(t *testing.T) {
-	cs := connect(t, New(nil), "2025-11-25", answering(accept(map[string]any{
-		"destination": "Porto", "reason": "Customer visit", "departure": "2027-06-01", "return": "2027-06-01",
-		"travellers": 1, "email": "ana@example.com",
-	})))
-	text := call(t, cs, "request_travel")
-	assertContains(t, text, "1 traveller,", "€800 per person", "Also booking a hotel.")
-	if strings.Contains(text, "dates can move") {
-		t.Errorf("flexible defaults to false, but the result says the dates can move: %q", text)
+	for _, protocol := range protocols {
+		cs := connect(t, New(nil), protocol, answering(accept(map[string]any{
+			"destination": "Porto", "reason": "Customer visit", "departure": "2027-06-01", "return": "2027-06-01",
+			"travellers": 1, "email": "ana@example.com",
+		})))
+		text := call(t, cs, "request_travel")
+		assertContains(t, text, "1 traveller,", "€800 per person", "Also booking a hotel.")
+		if strings.Contains(text, "dates can move") {
+			t.Errorf("%s: flexible defaults to false, but the result says the dates can move: %q", protocol, text)
+		}
 	}
 }
 
@@ -163,12 +171,13 @@ func TestQuestionShape(t *testing.T) {
 	}
 }
 
-// A client that proposes the newest protocol falls back to 2025-11-25,
-// where the tools may ask their questions themselves.
-func TestNewestClientFallsBack(t *testing.T) {
+// A client at the newest protocol (2026-07-28) gets each question as an
+// input request and calls the tool again with the answer; the go-sdk
+// client does that through the same handler.
+func TestNewestProtocol(t *testing.T) {
 	cs := connect(t, New(nil), "", answering(accept(map[string]any{"confirm": true})))
-	if v := cs.InitializeResult().ProtocolVersion; v != "2025-11-25" {
-		t.Errorf("negotiated protocol %q, want 2025-11-25", v)
+	if v := cs.InitializeResult().ProtocolVersion; v < "2026-07-28" {
+		t.Errorf("negotiated protocol %q, want 2026-07-28 or later", v)
 	}
 	assertContains(t, call(t, cs, "delete_old_invoices"), "You confirmed")
 }

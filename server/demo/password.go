@@ -9,8 +9,8 @@ import (
 // payrollSignIn is a bad example on purpose: MCP forbids asking for
 // passwords in a form, and formbridge should warn the person. The answer
 // is never repeated or kept.
-func payrollSignIn(ctx context.Context, ss *mcp.ServerSession) (string, error) {
-	res, err := ask(ctx, ss,
+func payrollSignIn(ctx context.Context, req *mcp.CallToolRequest) (string, error) {
+	res, err := ask(ctx, req,
 		"To export this month's payslips I need to sign in to the payroll system as you.",
 		`{
   "type": "object",

@@ -4,7 +4,7 @@
 // form that wrongly asks for a password, and a link to open to connect an
 // account. formbridge demo connects it to the bridge so each question
 // shows up in the widget; tests use it as a peer that elicits every
-// field kind.
+// field kind. The tools work at every protocol version (see ask.go).
 package demo
 
 import (
@@ -12,10 +12,8 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
-	"slices"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -67,12 +65,6 @@ func New(opts *Options) *Server {
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: Name, Title: Title, Version: ver}, &mcp.ServerOptions{
 		Instructions: "A demo assistant for formbridge. Each tool asks the person one question and reports their answer.",
 		Logger:       log,
-		// The tools ask their questions as server-initiated
-		// elicitation/create requests and the account tool sends
-		// notifications/elicitation/complete: both exist only before
-		// 2026-07-28, so offer only those protocol versions. A newer
-		// client falls back to 2025-11-25 (the go-sdk client does).
-		SupportedProtocolVersions: ClassicProtocolVersions(),
 	})
 	for _, t := range s.tools() {
 		h := t.run
@@ -82,7 +74,11 @@ func New(opts *Options) *Server {
 			Description: t.Description,
 			InputSchema: json.RawMessage(`{"type":"object","properties":{}}`),
 		}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			text, err := h(ctx, req.Session)
+			text, err := h(ctx, req)
+			var ni *needInput
+			if errors.As(err, &ni) {
+				return ni.result, nil
+			}
 			if err != nil {
 				s.log.Warn("demo tool failed", "tool", req.Params.Name, "err", err)
 				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil
@@ -96,12 +92,6 @@ func New(opts *Options) *Server {
 // MCP is the go-sdk server, to connect to a transport.
 func (s *Server) MCP() *mcp.Server { return s.mcp }
 
-// ClassicProtocolVersions are the MCP protocol versions in which a server
-// may send elicitation/create itself (before 2026-07-28), newest first.
-func ClassicProtocolVersions() []string {
-	return slices.DeleteFunc(mcp.SupportedProtocolVersions(), func(v string) bool { return v >= "2026-07-28" })
-}
-
 // ToolInfo describes a demo tool for the panel.
 type ToolInfo struct {
 	Name        string `json:"name"`
@@ -109,11 +99,11 @@ type ToolInfo struct {
 	Description string `json:"description"`
 }
 
-// tool is one demo tool: run asks its question over ss and returns, in
+// tool is one demo tool: run asks its question (see ask) and returns, in
 // plain words, what the person answered.
 type tool struct {
 	ToolInfo
-	run func(ctx context.Context, ss *mcp.ServerSession) (string, error)
+	run func(ctx context.Context, req *mcp.CallToolRequest) (string, error)
 }
 
 // tools lists the demo tools in the order the panel shows them.
@@ -134,41 +124,4 @@ func (s *Server) Tools() []ToolInfo {
 		infos = append(infos, t.ToolInfo)
 	}
 	return infos
-}
-
-// ask sends a form-mode elicitation. schema is JSON text, so the order of
-// its properties is the order the person sees (a Go map would sort them).
-func ask(ctx context.Context, ss *mcp.ServerSession, message, schema string) (*mcp.ElicitResult, error) {
-	res, err := ss.Elicit(ctx, &mcp.ElicitParams{Mode: "form", Message: message, RequestedSchema: json.RawMessage(schema)})
-	if err != nil {
-		return nil, explain(err)
-	}
-	return res, nil
-}
-
-// Error codes the bridge answers an elicitation with when a channel is
-// full (see app/wire).
-const (
-	codeTooManyPending = -32000
-	codeRateLimited    = -32002
-)
-
-// explain turns a failed elicitation into words for the panel.
-func explain(err error) error {
-	var rpcErr *jsonrpc.Error
-	if errors.As(err, &rpcErr) {
-		switch rpcErr.Code {
-		case codeTooManyPending:
-			return errors.New("too many questions are already waiting: answer or dismiss some, then try again")
-		case codeRateLimited:
-			return errors.New("too many questions were asked in the last minute: wait a moment, then try again")
-		}
-	}
-	switch {
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		return errors.New("the question was withdrawn before anyone answered")
-	case strings.Contains(err.Error(), "does not support"):
-		return errors.New("the app connected to this demo cannot show this kind of question")
-	}
-	return errors.New("the question could not be asked: " + err.Error())
 }

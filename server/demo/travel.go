@@ -41,8 +41,8 @@ const travelSchema = `{
 
 var extraNames = map[string]string{"hotel": "a hotel", "car": "a rental car", "rail": "airport train tickets"}
 
-func requestTravel(ctx context.Context, ss *mcp.ServerSession) (string, error) {
-	res, err := ask(ctx, ss, "Please fill in your travel request. Your manager approves it next.", travelSchema)
+func requestTravel(ctx context.Context, req *mcp.CallToolRequest) (string, error) {
+	res, err := ask(ctx, req, "Please fill in your travel request. Your manager approves it next.", travelSchema)
 	if err != nil {
 		return "", err
 	}
