@@ -127,8 +127,22 @@ func notify(title, body string) {
 	if notificationPermission() != "granted" {
 		return
 	}
-	opts := map[string]any{"body": body, "tag": "formbridge", "silent": false}
-	app.Window().Get("Notification").New(title, opts)
+	opts := map[string]any{"body": body, "tag": "formbridge"}
+	n := app.Window().Get("Notification").New(title, opts)
+	// A click brings the widget's tab forward.
+	var onClick, onClose app.Func
+	onClick = app.FuncOf(func(this app.Value, args []app.Value) any {
+		app.Window().Call("focus")
+		n.Call("close")
+		return nil
+	})
+	onClose = app.FuncOf(func(this app.Value, args []app.Value) any {
+		onClick.Release()
+		onClose.Release()
+		return nil
+	})
+	n.Set("onclick", onClick)
+	n.Set("onclose", onClose)
 }
 
 // localInputValue turns an RFC 3339 date-time (a schema's default) into
