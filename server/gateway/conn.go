@@ -54,6 +54,7 @@ func (c *conn) hello(ctx context.Context) bool {
 		c.refuse(nil, "no formbridge/hello within 10 seconds")
 	})
 	typ, data, err := c.ws.Read(ctx)
+	c.g.unauthenticated.Add(-1) // said something, or gone
 	if !timer.Stop() || err != nil {
 		return false
 	}

@@ -14,3 +14,7 @@ func NewWithTimers(h *hub.Hub, opts *Options, hello, heartbeat time.Duration) ht
 	g.helloTimeout, g.heartbeat = hello, heartbeat
 	return g
 }
+
+// SetMaxUnauthenticated lowers MaxUnauthenticated for a handler from
+// NewWithTimers, before it serves.
+func SetMaxUnauthenticated(h http.Handler, n int64) { h.(*gateway).maxUnauthenticated = n }

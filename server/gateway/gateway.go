@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -34,6 +35,10 @@ const (
 	// WriteTimeout bounds writing one frame; a peer that does not read
 	// for this long is dropped.
 	WriteTimeout = 10 * time.Second
+	// MaxUnauthenticated bounds the connections that have not said hello
+	// yet. Each holds a goroutine for up to HelloTimeout; beyond this
+	// many, new upgrades get 503 instead of piling up.
+	MaxUnauthenticated = 1024
 	// PongTimeout is how long a ping may wait for its pong. With pings at
 	// wire.HeartbeatInterval a dead peer is found within ~30 s.
 	PongTimeout = 20 * time.Second
@@ -56,6 +61,9 @@ type gateway struct {
 
 	// HelloTimeout and wire.HeartbeatInterval; tests shorten them.
 	helloTimeout, heartbeat time.Duration
+
+	unauthenticated    atomic.Int64 // connections before hello
+	maxUnauthenticated int64        // MaxUnauthenticated; tests lower it
 }
 
 // New returns the handler to serve at wire.Path.
@@ -69,10 +77,11 @@ func New(h *hub.Hub, opts *Options) http.Handler {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &gateway{
-		h:            h,
-		log:          log,
-		helloTimeout: HelloTimeout,
-		heartbeat:    wire.HeartbeatInterval,
+		h:                  h,
+		log:                log,
+		helloTimeout:       HelloTimeout,
+		heartbeat:          wire.HeartbeatInterval,
+		maxUnauthenticated: MaxUnauthenticated,
 		accept: websocket.AcceptOptions{
 			Subprotocols:   []string{wire.Subprotocol},
 			OriginPatterns: slices.Clone(o.AllowedOrigins),
@@ -94,11 +103,18 @@ func (g *gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "this endpoint speaks the WebSocket subprotocol "+wire.Subprotocol, http.StatusBadRequest)
 		return
 	}
+	if g.unauthenticated.Add(1) > g.maxUnauthenticated {
+		g.unauthenticated.Add(-1)
+		g.log.Warn("WebSocket refused: too many connections waiting for hello", "remote", r.RemoteAddr)
+		http.Error(w, "too many connections are opening; try again shortly", http.StatusServiceUnavailable)
+		return
+	}
 	// Accept refuses a foreign Origin with 403 before the upgrade, so no
 	// data flows to a page that is not allowed (cross-site WebSocket hijacking).
 	lw := &leanWriter{ResponseWriter: w}
 	ws, err := websocket.Accept(lw, r, &g.accept)
 	if err != nil {
+		g.unauthenticated.Add(-1)
 		g.log.Info("WebSocket refused", "remote", r.RemoteAddr, "origin", r.Header.Get("Origin"), "err", err)
 		return
 	}

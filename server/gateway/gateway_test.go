@@ -456,3 +456,17 @@ func TestSlowWidgetCutOff(t *testing.T) {
 		t.Error("the stuck widget's connection is still open")
 	}
 }
+
+// Connections that never say hello are bounded: past the limit the
+// upgrade is refused with 503, and a hello frees a place.
+func TestUnauthenticatedBounded(t *testing.T) {
+	b := start(t, &bridgeOptions{maxUnauth: 2})
+	silent := []*client{dial(t, b), dial(t, b)}
+	_, err := dialWith(t, b.url, &websocket.DialOptions{Subprotocols: []string{wire.Subprotocol}})
+	var de *dialError
+	if !errors.As(err, &de) || de.status != http.StatusServiceUnavailable {
+		t.Fatalf("third silent connection: %v; want HTTP 503", err)
+	}
+	silent[0].hello(token, false)
+	dial(t, b).hello(token, false)
+}

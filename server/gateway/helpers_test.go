@@ -33,6 +33,7 @@ type bridgeOptions struct {
 	gateway   gateway.Options
 	hello     time.Duration
 	heartbeat time.Duration
+	maxUnauth int64 // 0 = gateway.MaxUnauthenticated
 }
 
 func start(t testing.TB, o *bridgeOptions) *bridge {
@@ -54,7 +55,11 @@ func start(t testing.TB, o *bridgeOptions) *bridge {
 	}
 	h := hub.New(&o.hub)
 	mux := http.NewServeMux()
-	mux.Handle(wire.Path, gateway.NewWithTimers(h, &o.gateway, o.hello, o.heartbeat))
+	gw := gateway.NewWithTimers(h, &o.gateway, o.hello, o.heartbeat)
+	if o.maxUnauth > 0 {
+		gateway.SetMaxUnauthenticated(gw, o.maxUnauth)
+	}
+	mux.Handle(wire.Path, gw)
 	srv := httptest.NewServer(mux)
 	t.Cleanup(func() {
 		h.Close()
