@@ -157,3 +157,13 @@ func TestTitleFor(t *testing.T) {
 		t.Errorf("hidden, nothing waiting: %q", got)
 	}
 }
+
+func TestShowControls(t *testing.T) {
+	t.Parallel()
+	if got := showControls("https://example.com/a\u202Egnp.exe"); got != "https://example.com/a[U+202E]gnp.exe" {
+		t.Errorf("showControls = %q", got)
+	}
+	if got := showControls("https://example.com/ü"); got != "https://example.com/ü" {
+		t.Errorf("plain text changed: %q", got)
+	}
+}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/formbridge/formbridge/app/elicit"
@@ -100,7 +101,7 @@ func (c *urlCard) Render() app.UI {
 			renderURL(it.URL),
 			app.P().Class("fb-site").Body(
 				app.Text("Website: "),
-				app.Strong().Dir("ltr").Body(app.Text(it.URL.Domain)),
+				app.Strong().Dir("ltr").Body(app.Text(showControls(it.URL.Domain))),
 			),
 			renderURLWarnings(it.URL.Warnings),
 			app.P().Class("fb-hint").Body(app.Text("It opens in a new tab. Nothing is loaded until you click Open link.")),
@@ -153,6 +154,7 @@ func preventDefault(ctx app.Context, e app.Event) { e.PreventDefault() }
 // "https://login.<b>example.com</b>/…". It is text, never a link.
 func renderURL(u *elicit.URLInfo) app.UI {
 	before, host, after := splitHost(u.URL)
+	before, host, after = showControls(before), showControls(host), showControls(after)
 	var hostParts []app.UI
 	if d := u.Domain; d != "" && len(d) <= len(host) && strings.EqualFold(host[len(host)-len(d):], d) {
 		cut := len(host) - len(d)
@@ -204,6 +206,30 @@ func splitHost(raw string) (before, host, after string) {
 	return raw[:start], authority[:hostEnd], raw[start+hostEnd:]
 }
 
+// showControls makes invisible direction controls visible ("[U+202E]"):
+// in an address they would reorder what the person reads, so the link
+// shown would not be the link opened. [data-url] keeps the exact URL.
+func showControls(s string) string {
+	if !strings.ContainsFunc(s, isBidiControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if isBidiControl(r) {
+			b.WriteString("[U+" + strings.ToUpper(strconv.FormatInt(int64(r), 16)) + "]")
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// isBidiControl reports the Unicode bidirectional formatting characters
+// (marks, embeddings, overrides, isolates).
+func isBidiControl(r rune) bool {
+	return r == 0x061c || r == 0x200e || r == 0x200f || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
+}
+
 // renderURLWarnings lists app/elicit's reasons to look twice.
 func renderURLWarnings(ws []elicit.URLWarning) app.UI {
 	if len(ws) == 0 {
@@ -211,7 +237,7 @@ func renderURLWarnings(ws []elicit.URLWarning) app.UI {
 	}
 	rows := make([]app.UI, len(ws))
 	for i, w := range ws {
-		rows[i] = app.Li().DataSet("warning", w.Code).Body(app.Text(w.Message))
+		rows[i] = app.Li().DataSet("warning", w.Code).Body(app.Text(showControls(w.Message)))
 	}
 	return app.Div().Class("fb-warning").Role("note").Body(
 		app.P().Body(app.Strong().Body(app.Text("Look twice before opening this link:"))),

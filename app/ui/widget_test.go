@@ -339,3 +339,17 @@ func TestWidgetRootMatch(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+func TestWidgetURLBidiShown(t *testing.T) {
+	w, d, _ := mountWidget(t)
+	raw := "https://example.com/invoice\u202Efdp.exe"
+	w.onRequest(d.Context(), "u1", wire.ElicitParams{Mode: "url", Message: "Open", ElicitationID: "e1", URL: raw}, testMeta)
+	page := show(t, w, d)
+	u := page.mustFind(t, "[data-url]")
+	if u.attrs["data-url"] != raw {
+		t.Errorf("data-url = %q, want the exact URL", u.attrs["data-url"])
+	}
+	if txt := u.textContent(); strings.ContainsRune(txt, 0x202E) || !strings.Contains(txt, "[U+202E]") {
+		t.Errorf("shown URL %q hides a direction override", txt)
+	}
+}
