@@ -41,6 +41,7 @@ func (f *requestForm) renderDropdown(i int, fd *elicit.Field) app.UI {
 	for j, o := range fd.Options {
 		opts = append(opts, app.Option().
 			Value(strconv.Itoa(j)).
+			Dir("auto").
 			Selected(val == o.Value).
 			Body(app.Text(o.Title)))
 	}
