@@ -1,0 +1,180 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/formbridge/formbridge/app/wire"
+	"github.com/formbridge/formbridge/server/hub"
+)
+
+// Capacity targets of issue 6.
+const (
+	idleWidgets       = 10000
+	idleBytesTarget   = 16 << 10 // per connection
+	pendingRequests   = 100000
+	pendingMBTarget   = 500 // MB (10^6 bytes) for pendingRequests
+	capacityMaxRuns   = 3   // each run opens idleWidgets connections
+	capacitySettle    = time.Second
+	capacityRunBounds = 2 * time.Minute
+)
+
+// benchCapacity measures the bridge's own resident memory (VmRSS of this
+// process) before and after idle widgets connect, and before and after
+// pending requests are held.
+func benchCapacity(ctx context.Context, c *config, r *report) error {
+	runs := min(c.runs, capacityMaxRuns)
+	nw, np := c.n(idleWidgets), c.n(pendingRequests)
+	if fileLimit() < nw+256 {
+		return fmt.Errorf("the open-file limit (%d) is too low for %d idle widgets", fileLimit(), nw)
+	}
+	var perWidget, goroutines, perPending, pendingTotal samples
+	for run := range runs {
+		per, g, err := idleRun(ctx, nw)
+		if err != nil {
+			return fmt.Errorf("idle widgets, run %d: %w", run, err)
+		}
+		perWidget = append(perWidget, per)
+		goroutines = append(goroutines, g)
+		per, err = pendingRun(ctx, np)
+		if err != nil {
+			return fmt.Errorf("pending requests, run %d: %w", run, err)
+		}
+		perPending = append(perPending, per)
+		pendingTotal = append(pendingTotal, per*pendingRequests/1e6)
+	}
+	s := r.section("Capacity")
+	s.printf("Resident memory of the bridge's own process (VmRSS from /proc/self/status), after a garbage collection that returns free memory to the system, before and after; %d runs. ", runs)
+	s.printf("Idle widgets: %d simulated widgets connect from a child process and say hello, then stay idle. Pending requests: %d callers block in `hub.Elicit` (the small form of the other benchmarks) with no widget connected; the callers' goroutines are counted.\n\n", nw, np)
+	s.table([]string{"", "median", "largest", "target"}, [][]string{
+		{"resident memory per idle widget", kib(perWidget.median()), kib(perWidget.quantile(1)), kib(idleBytesTarget)},
+		{"goroutines per idle widget", fmt.Sprintf("%.2f", goroutines.median()), fmt.Sprintf("%.2f", goroutines.quantile(1)), ""},
+		{"resident memory per pending request", kib(perPending.median()), kib(perPending.quantile(1)), ""},
+		{fmt.Sprintf("%d pending requests", pendingRequests), fmt.Sprintf("%.0f MB", pendingTotal.median()), fmt.Sprintf("%.0f MB", pendingTotal.quantile(1)), fmt.Sprintf("%d MB", pendingMBTarget)},
+	})
+	if np != pendingRequests {
+		s.printf("Counts were scaled: the %d-request figure is the measured cost per request times %d.\n\n", pendingRequests, pendingRequests)
+	}
+	r.target(fmt.Sprintf("%d idle widgets", nw), "≤ "+kib(idleBytesTarget)+" RSS each", kib(perWidget.median())+" each", perWidget.median() <= idleBytesTarget)
+	r.target(fmt.Sprintf("%d pending elicitations", pendingRequests), fmt.Sprintf("≤ %d MB", pendingMBTarget), fmt.Sprintf("%.0f MB", pendingTotal.median()), pendingTotal.median() <= pendingMBTarget)
+	return nil
+}
+
+func kib(b float64) string { return fmt.Sprintf("%.1f KiB", b/1024) }
+
+// settledRSS collects garbage, gives free pages back and reads VmRSS.
+func settledRSS() (int64, error) {
+	runtime.GC()
+	debug.FreeOSMemory()
+	return rss()
+}
+
+// idleRun returns the resident bytes and goroutines one idle widget adds.
+func idleRun(ctx context.Context, n int) (float64, float64, error) {
+	ctx, cancel := context.WithTimeout(ctx, capacityRunBounds)
+	defer cancel()
+	b, err := startBridge(hub.Options{MaxWidgets: n + 1}, "")
+	if err != nil {
+		return 0, 0, err
+	}
+	closed := false
+	defer func() {
+		if !closed {
+			b.close()
+		}
+	}()
+	before, err := settledRSS()
+	if err != nil {
+		return 0, 0, err
+	}
+	g0 := runtime.NumGoroutine()
+	exe, err := os.Executable()
+	if err != nil {
+		return 0, 0, err
+	}
+	cmd := exec.CommandContext(ctx, exe)
+	cmd.Env = append(os.Environ(), childEnv+"=widgets", childURLEnv+"="+b.WS, childTokenEnv+"="+b.Hub.DefaultToken(), childCountEnv+"="+strconv.Itoa(n))
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return 0, 0, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return 0, 0, err
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		return 0, 0, err
+	}
+	defer cmd.Wait()
+	defer stdin.Close()
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil || !strings.HasPrefix(line, childReady) {
+		return 0, 0, fmt.Errorf("the widgets' process: %q %v", strings.TrimSpace(line), err)
+	}
+	time.Sleep(capacitySettle) // let the hello timers and writers finish
+	after, err := settledRSS()
+	if err != nil {
+		return 0, 0, err
+	}
+	g1 := runtime.NumGoroutine()
+	// The bridge closes first, so the ports in TIME_WAIT are its own and
+	// the next run's widgets find free ones.
+	b.close()
+	closed = true
+	return float64(after-before) / float64(n), float64(g1-g0) / float64(n), nil
+}
+
+// pendingRun returns the resident bytes one pending request costs.
+func pendingRun(ctx context.Context, n int) (float64, error) {
+	h := hub.New(&hub.Options{MaxPending: n + 1, RatePerMinute: 1 << 30, Timeout: 10 * time.Minute})
+	defer h.Close()
+	before, err := settledRSS()
+	if err != nil {
+		return 0, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, capacityRunBounds)
+	defer cancel()
+	params := json.RawMessage(benchForm)
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer cancel()
+	for range n {
+		wg.Go(func() { h.Elicit(ctx, hub.DefaultChannel, benchRequester, params, nil) })
+	}
+	// A widget that attaches gets every pending request as its backlog:
+	// that says when all n are held.
+	for {
+		s, err := h.Attach(hub.DefaultChannel, &hub.AttachOptions{Capabilities: wire.Capabilities{Elicitation: &wire.ElicitationCapabilities{Form: &struct{}{}}}})
+		if err != nil {
+			return 0, err
+		}
+		held := s.Backlog()
+		s.Close()
+		if held >= n {
+			break
+		}
+		if ctx.Err() != nil {
+			return 0, fmt.Errorf("only %d of %d requests pending in time", held, n)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	// A second collection: the first shrinks the callers' stacks, grown
+	// while parsing, as a running bridge's periodic collections would.
+	runtime.GC()
+	after, err := settledRSS()
+	if err != nil {
+		return 0, err
+	}
+	return float64(after-before) / float64(n), nil
+}
