@@ -94,7 +94,7 @@ func TestConnectCalendarNeedsURLMode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.IsError || !strings.Contains(resultText(res), "cannot show this kind of question") {
+	if !res.IsError || resultText(res) != "The app connected to this demo cannot show this kind of question." {
 		t.Errorf("result = %+v %q, want an error in plain words", res.IsError, resultText(res))
 	}
 }

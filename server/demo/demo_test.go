@@ -208,8 +208,8 @@ func TestToolsListed(t *testing.T) {
 // in words instead of a JSON-RPC error.
 func TestToolExplainsRefusal(t *testing.T) {
 	for code, want := range map[int64]string{
-		-32000: "too many questions are already waiting",
-		-32002: "too many questions were asked in the last minute",
+		-32000: "Too many questions are already waiting: answer or dismiss some, then try again.",
+		-32002: "Too many questions were asked in the last minute: wait a moment, then try again.",
 	} {
 		cs := connect(t, New(nil), "2025-11-25", &mcp.ClientOptions{
 			ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
@@ -220,7 +220,7 @@ func TestToolExplainsRefusal(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !res.IsError || !strings.Contains(resultText(res), want) {
+		if !res.IsError || resultText(res) != want {
 			t.Errorf("code %d: result %v %q, want an error saying %q", code, res.IsError, resultText(res), want)
 		}
 	}

@@ -81,7 +81,7 @@ func New(opts *Options) *Server {
 			}
 			if err != nil {
 				s.log.Warn("demo tool failed", "tool", req.Params.Name, "err", err)
-				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil
+				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: sentence(err.Error())}}}, nil
 			}
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
 		})
@@ -124,4 +124,17 @@ func (s *Server) Tools() []ToolInfo {
 		infos = append(infos, t.ToolInfo)
 	}
 	return infos
+}
+
+// sentence makes an error message read as a sentence for the person: Go
+// errors start in lower case and end without a full stop.
+func sentence(msg string) string {
+	if msg == "" {
+		return msg
+	}
+	msg = strings.ToUpper(msg[:1]) + msg[1:]
+	if !strings.HasSuffix(msg, ".") {
+		msg += "."
+	}
+	return msg
 }
