@@ -2,9 +2,10 @@
 // checks the origin before the upgrade, authenticates the hello, attaches
 // the widget to its channel on the hub, and shuttles frames both ways.
 //
-// Each connection costs the goroutine net/http already gives the handler
-// (it reads) and coder/websocket's buffers; a writer goroutine exists only
-// while frames are waiting, and the heartbeat is a timer, not a goroutine.
+// Each connection costs one goroutine (it reads) and small buffers; a
+// writer goroutine exists only while frames are waiting, and the
+// heartbeat is a timer, not a goroutine. BenchmarkIdleConnection
+// measures an idle widget at about 12 KiB.
 package gateway
 
 import (
