@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -169,6 +170,10 @@ func TestEmbedInChatExample(t *testing.T) {
 		t.Errorf("--fb-primary in the widget = %q, want the chat page's #0a7d5a", got)
 	}
 
+	// embed.js hears only its own frame: the same message from the page
+	// itself (another script, another frame) is not an event.
+	eval[bool](t, ctx, `window.postMessage(JSON.stringify({formbridge: "embed.v1", type: "pending", count: 99}), "*"); true`)
+
 	out := b.Elicit(t, confirmDelete, nil)
 	id := waitForm(t, frame)
 	waitJS(t, ctx, "the page to hear of the request", `chatEvents.some((e) => e.type === "pending" && e.count === 1)`)
@@ -190,6 +195,9 @@ func TestEmbedInChatExample(t *testing.T) {
 	for _, e := range events {
 		if e.Type == "settled" {
 			settled = append(settled, e)
+		}
+		if e.Type == "pending" && e.Count == 99 {
+			t.Error("embed.js took a message from the page itself for one from the widget")
 		}
 	}
 	if len(settled) != 1 || settled[0].ID != id || settled[0].Outcome != "answered" {
@@ -270,13 +278,10 @@ func TestEmbedRefusedOnOtherOrigin(t *testing.T) {
 	}
 	// The same page on the allowed origin hears "ready" within the budget
 	// the refused one is given, so the refusal is not just slowness.
-	budget := 15 * time.Second
 	open(allowed)
 	start := time.Now()
 	waitJS(t, ctx, "the widget on the allowed origin", `window.chatEvents && chatEvents.some((e) => e.type === "connection")`)
-	if took := time.Since(start); took > budget {
-		t.Fatalf("the allowed page took %v to hear from the widget, more than the %v the refused one gets", took, budget)
-	}
+	budget := max(8*time.Second, 3*time.Since(start))
 	before := b.Upgrades()
 
 	open(other)
@@ -377,4 +382,84 @@ func dedent(s, indent string) string {
 		lines[i] = strings.TrimPrefix(l, indent)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// TestEmbedWidgetChecksHostOrigin: a frame whose URL names another
+// origin than the page it is in (#host=…) takes no init from that page,
+// so a page cannot pass itself off as an allowed host. The same frame
+// naming the page's real origin connects, as control.
+func TestEmbedWidgetChecksHostOrigin(t *testing.T) {
+	ctx := NewBrowser(t)
+	dir := t.TempDir()
+	page := serveDir(t, dir, "/")
+	b := startOriginBridge(t, page)
+	// A bare page: the test frames the widget by hand, as a hostile
+	// script on an allowed page could.
+	if err := os.WriteFile(filepath.Join(dir, "index.html"), []byte("<!DOCTYPE html><title>host</title><body></body>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	do(t, ctx, "open the page", chromedp.Navigate(page+"/"))
+	frameWith := func(host string) string {
+		return `(() => {
+			const f = document.createElement("iframe");
+			f.setAttribute("sandbox", "allow-scripts allow-same-origin allow-forms");
+			f.src = ` + strconv.Quote(b.URL+"/#host=") + ` + encodeURIComponent(` + strconv.Quote(host) + `);
+			document.body.appendChild(f);
+			// Send init to whatever loads in it, again and again, as a
+			// page that does not wait for ready would.
+			const init = JSON.stringify({formbridge: "embed.v1", type: "init", token: ` + strconv.Quote(b.Token) + `});
+			setInterval(() => f.contentWindow.postMessage(init, "*"), 200);
+			return true;
+		})()`
+	}
+	eval[bool](t, ctx, frameWith("http://127.0.0.1:1"))
+	frameContext(t, ctx, b.URL+"/") // the widget loaded in it
+	time.Sleep(5 * time.Second)
+	if n := b.Upgrades(); n != 0 {
+		t.Fatalf("a widget told its host was http://127.0.0.1:1 took an init from %s and connected", page)
+	}
+	eval[bool](t, ctx, frameWith(page))
+	deadline := time.Now().Add(stepTimeout)
+	for b.Upgrades() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the control frame, naming the page's real origin, never connected")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// TestEmbedCustomElement: <formbridge-widget> mounts the widget from its
+// attributes and dispatches the events on itself.
+func TestEmbedCustomElement(t *testing.T) {
+	ctx := NewBrowser(t)
+	dir := t.TempDir()
+	page := serveDir(t, dir, "/")
+	b := startOriginBridge(t, page)
+	html := `<!DOCTYPE html><title>element</title>
+<script src="` + b.URL + `/web/embed.js"></script>
+<formbridge-widget token="` + b.Token + `" theme="dark"></formbridge-widget>
+<script>
+  window.heard = [];
+  const el = document.querySelector("formbridge-widget");
+  for (const type of ["pending", "settled", "connection"]) {
+    el.addEventListener("formbridge:" + type, (e) => heard.push(Object.assign({type}, e.detail)));
+  }
+</script>`
+	if err := os.WriteFile(filepath.Join(dir, "index.html"), []byte(html), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	colorScheme(t, ctx, "light")
+	do(t, ctx, "open the page", chromedp.Navigate(page+"/"))
+	waitJS(t, ctx, "the element to connect", `heard.some((e) => e.type === "connection" && e.state === "online")`)
+	frame := frameContext(t, ctx, b.URL+"/")
+	if got := eval[string](t, frame, `document.documentElement.getAttribute("data-fb-mode")`); got != "dark" {
+		t.Errorf(`theme="dark" gave data-fb-mode %q`, got)
+	}
+	out := b.Elicit(t, confirmDelete, nil)
+	waitJS(t, ctx, "pending on the element", `heard.some((e) => e.type === "pending" && e.count === 1)`)
+	waitForm(t, frame)
+	fitsFrame(t, frame) // the frame grew to the form; click once it stands still
+	do(t, frame, "cancel", chromedp.Click(action("cancel")))
+	wantResult(t, await(t, frame, out), `{"action":"cancel"}`)
+	waitJS(t, ctx, "settled on the element", `heard.some((e) => e.type === "settled" && e.outcome === "answered")`)
 }
