@@ -34,9 +34,9 @@ func classic(ss *mcp.ServerSession) bool {
 	return p != nil && p.ProtocolVersion < "2026-07-28"
 }
 
-// elicit asks p and returns the person's answer. state is echoed back by
+// getAnswer asks p and returns the person's answer. state is echoed back by
 // the client with the answer at 2026-07-28 (the client can read it).
-func elicit(ctx context.Context, req *mcp.CallToolRequest, p *mcp.ElicitParams, state string) (*mcp.ElicitResult, error) {
+func getAnswer(ctx context.Context, req *mcp.CallToolRequest, p *mcp.ElicitParams, state string) (*mcp.ElicitResult, error) {
 	if classic(req.Session) {
 		res, err := req.Session.Elicit(ctx, p)
 		if err != nil {
@@ -56,7 +56,7 @@ func elicit(ctx context.Context, req *mcp.CallToolRequest, p *mcp.ElicitParams, 
 // ask asks a form-mode question. schema is JSON text, so the order of its
 // properties is the order the person sees (a Go map would sort them).
 func ask(ctx context.Context, req *mcp.CallToolRequest, message, schema string) (*mcp.ElicitResult, error) {
-	return elicit(ctx, req, &mcp.ElicitParams{Mode: "form", Message: message, RequestedSchema: json.RawMessage(schema)}, "")
+	return getAnswer(ctx, req, &mcp.ElicitParams{Mode: "form", Message: message, RequestedSchema: json.RawMessage(schema)}, "")
 }
 
 // Error codes the bridge answers an elicitation with when a channel is

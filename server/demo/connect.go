@@ -41,7 +41,7 @@ func (s *Server) connectCalendar(ctx context.Context, req *mcp.CallToolRequest) 
 		secret = rand.Text()
 		s.connects.add(secret, connectWait)
 	}
-	res, err := elicit(ctx, req, &mcp.ElicitParams{Mode: "url", Message: connectMessage, URL: s.link(secret)}, secret)
+	res, err := getAnswer(ctx, req, &mcp.ElicitParams{Mode: "url", Message: connectMessage, URL: s.link(secret)}, secret)
 	if err != nil {
 		return "", err
 	}
@@ -61,7 +61,7 @@ func (s *Server) connectClassic(ctx context.Context, req *mcp.CallToolRequest) (
 	s.connects.add(secret, connectWait)
 	defer s.connects.remove(secret)
 	done, _ := s.connects.lookup(secret)
-	res, err := elicit(ctx, req, &mcp.ElicitParams{Mode: "url", Message: connectMessage, URL: s.link(secret), ElicitationID: elicitationID}, "")
+	res, err := getAnswer(ctx, req, &mcp.ElicitParams{Mode: "url", Message: connectMessage, URL: s.link(secret), ElicitationID: elicitationID}, "")
 	if err != nil {
 		return "", err
 	}

@@ -77,8 +77,9 @@ func assertContains(t *testing.T, text string, want ...string) {
 	}
 }
 
-func TestToolsAnswer(t *testing.T) {
-	travel := map[string]any{
+// Answers to the travel form: every field, and only the required ones.
+var (
+	travelAnswer = map[string]any{
 		"destination": "Lisbon", "reason": "Conference",
 		"departure": "2027-03-12", "return": "2027-03-14",
 		"flight":     "2027-03-12T07:30:00+01:00",
@@ -86,6 +87,13 @@ func TestToolsAnswer(t *testing.T) {
 		"extras": []any{"hotel", "car"}, "email": "sam@example.com",
 		"agenda": "https://example.com/agenda", "flexible": true,
 	}
+	travelMinimal = map[string]any{
+		"destination": "Porto", "reason": "Customer visit", "departure": "2027-06-01", "return": "2027-06-01",
+		"travellers": 1, "email": "ana@example.com",
+	}
+)
+
+func TestToolsAnswer(t *testing.T) {
 	tests := []struct {
 		tool   string
 		answer answerFunc
@@ -99,7 +107,7 @@ func TestToolsAnswer(t *testing.T) {
 		{"choose_customer", accept(map[string]any{"customer": "cus_2210"}), []string{"Jordan Lee, Bristol"}, []string{"Leeds", "Cardiff"}},
 		{"choose_customer", action("decline"), []string{"none of them", "No refund"}, nil},
 		{"choose_customer", action("cancel"), []string{"closed without a choice"}, nil},
-		{"request_travel", accept(travel), []string{
+		{"request_travel", accept(travelAnswer), []string{
 			"Conference to Lisbon", "from Fri 12 March 2027 to Sun 14 March 2027", "(dates can move by a day)",
 			"Preferred flight: Fri 12 March 2027 at 07:30 (UTC+01:00)", "2 travellers", "€950.50 per person",
 			"a hotel and a rental car", "sam@example.com", "https://example.com/agenda",
@@ -132,10 +140,7 @@ func TestToolsAnswer(t *testing.T) {
 // travel form is filled with 1 traveller, €800 and a hotel.
 func TestTravelDefaults(t *testing.T) {
 	for _, protocol := range protocols {
-		cs := connect(t, New(nil), protocol, answering(accept(map[string]any{
-			"destination": "Porto", "reason": "Customer visit", "departure": "2027-06-01", "return": "2027-06-01",
-			"travellers": 1, "email": "ana@example.com",
-		})))
+		cs := connect(t, New(nil), protocol, answering(accept(travelMinimal)))
 		text := call(t, cs, "request_travel")
 		assertContains(t, text, "1 traveller,", "€800 per person", "Also booking a hotel.")
 		if strings.Contains(text, "dates can move") {
