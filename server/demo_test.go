@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -168,5 +169,29 @@ func TestDemoLinkBase(t *testing.T) {
 		if got := demoLinkBase(in); got != want {
 			t.Errorf("demoLinkBase(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// Leaving the panel (the run request goes away) withdraws its question
+// from the widget: the cancellation travels the whole MCP path.
+func TestDemoPanelGoneWithdrawsQuestion(t *testing.T) {
+	r, _, _ := startTest(t, testFlags(t), demoExtras())
+	w := dialWidget(t, r.baseURL, testToken)
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, "POST", r.baseURL+demo.RunPath, strings.NewReader(`{"tool":"choose_customer"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	go func() {
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	q, _ := w.question()
+	id, _ := wire.StringID(q.ID)
+	cancel()
+	m := w.next(method(wire.MethodSettled))
+	var settled wire.SettledParams
+	if err := json.Unmarshal(m.Params, &settled); err != nil || settled.RequestID != id || settled.Outcome != wire.OutcomeCancelled {
+		t.Errorf("settled = %s, want request %q cancelled", m.Params, id)
 	}
 }
