@@ -16,8 +16,9 @@ import (
 // ever report the current height back, so the frame could grow but never
 // shrink. The content's height is instead where its last child ends.
 //
-// Its fields are touched only from the observers' callbacks, which run
-// one at a time on the browser's event loop.
+// measure runs from the observers' callbacks and, after a theme change,
+// from the UI goroutine; Go in the browser runs one goroutine at a time
+// and measure never yields, so they cannot interleave.
 type heightReporter struct {
 	report   func(px int)
 	last     int
