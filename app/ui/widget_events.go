@@ -101,7 +101,11 @@ func (w *widget) settle(ctx app.Context, it *item, outcome string) {
 		}
 	}
 	w.queue.remove(it.ID)
-	ctx.SessionStorage().Del(draftKey(it.ID))
+	if outcome != outcomeGone {
+		// A request only missed in a resync keeps its draft, in case the
+		// bridge does still hold it and sends it again.
+		ctx.SessionStorage().Del(draftKey(it.ID))
+	}
 	w.addNotice(settledNotice(it, outcome, time.Now()))
 	w.updateTitle()
 }
