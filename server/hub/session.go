@@ -73,6 +73,17 @@ func (h *Hub) Attach(channel string, opts *AttachOptions) (*Session, error) {
 	return s, nil
 }
 
+// Widgets counts the widgets attached to a channel (0 for an unknown one).
+func (h *Hub) Widgets(channel string) int {
+	c, err := h.channel(channel)
+	if err != nil {
+		return 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.sessions)
+}
+
 // Channel is the name of the session's channel.
 func (s *Session) Channel() string { return s.channel }
 
