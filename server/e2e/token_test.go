@@ -1,0 +1,30 @@
+package e2e
+
+import (
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestRefusedTokenStops: a link with a wrong token is refused once; the
+// widget says so and does not keep knocking.
+func TestRefusedTokenStops(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	do(t, ctx, "open with a wrong token",
+		chromedp.Navigate(b.URL+"/#token=not-the-token"),
+		chromedp.WaitVisible(chromedp.CSS(`[data-connection="offline"]`)),
+	)
+	// The first retry would come after 1 s; wait well past the second.
+	time.Sleep(4 * time.Second)
+	if n := b.Upgrades(); n != 1 {
+		t.Errorf("the widget connected %d times with a refused token, want 1", n)
+	}
+	if got := eval[string](t, ctx, `document.querySelector("[data-connection]").dataset.connection`); got != "offline" {
+		t.Errorf("data-connection = %q, want offline", got)
+	}
+	if eval[bool](t, ctx, `location.href.includes("not-the-token")`) {
+		t.Error("the token stays in the address bar")
+	}
+}
