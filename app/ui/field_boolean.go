@@ -29,7 +29,11 @@ func (f *requestForm) renderBoolean(i int, fd *elicit.Field) app.UI {
 			Body(
 				app.Div().Class("fb-check-row").Body(
 					in,
-					app.Label().For(p.ids.control).Class("fb-label").Body(p.labelText()...),
+					// No "(required)": a checkbox always answers (unticked
+					// is no), and the mark would read as "you must tick".
+					app.Label().For(p.ids.control).Class("fb-label").Body(
+						app.Bdi().Body(app.Text(fd.Label)),
+					),
 				),
 				app.Div().Body(p.notes()...),
 				p.problemLine(),

@@ -130,6 +130,11 @@ func TestFormRendersEachKind(t *testing.T) {
 	if got := page.mustFind(t, "[data-field=email]").mustFind(t, "label").textContent(); got != "Email" {
 		t.Errorf("email label = %q", got)
 	}
+	// A required yes/no is a checkbox that always answers: no mark that
+	// would read as "you must tick this".
+	if got := page.mustFind(t, "[data-field=agree]").mustFind(t, "label").textContent(); got != "I agree" {
+		t.Errorf("agree label = %q", got)
+	}
 
 	// The description is help text the input is described by.
 	name := page.mustFind(t, "[data-field=name]")
