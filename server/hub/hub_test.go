@@ -425,8 +425,17 @@ func TestMaxWidgets(t *testing.T) {
 	if _, err := h.Attach("default", nil); !errors.Is(err, hub.ErrTooManyWidgets) {
 		t.Fatalf("third widget: %v; want ErrTooManyWidgets", err)
 	}
+	if n := h.Widgets("default"); n != 2 {
+		t.Errorf("Widgets = %d; want 2", n)
+	}
 	a.s.Close()
+	if n := h.Widgets("default"); n != 1 {
+		t.Errorf("Widgets after a Close = %d; want 1", n)
+	}
 	attach(t, h, "default", false) // a's place is free again
+	if n := h.Widgets("nope"); n != 0 {
+		t.Errorf("Widgets of an unknown channel = %d", n)
+	}
 }
 
 func TestDeleteChannelSettles(t *testing.T) {
