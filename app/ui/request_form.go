@@ -274,6 +274,13 @@ func (f *requestForm) Render() app.UI {
 		)
 }
 
+// onSummaryPick moves focus to the field an error summary entry names.
+func (f *requestForm) onSummaryPick(controlID string) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		focusElement(controlID)
+	}
+}
+
 // renderSummary lists every problem at the top after a refused send.
 // Entries are plain text: nothing a server wrote becomes a link.
 func (f *requestForm) renderSummary() app.UI {
@@ -289,9 +296,16 @@ func (f *requestForm) renderSummary() app.UI {
 		if msg == "" {
 			continue
 		}
+		// A button (never a link) that takes the person to the field.
 		rows = append(rows, app.Li().Body(
-			app.Bdi().Body(app.Text(fd.Label)),
-			app.Text(": "+msg),
+			app.Button().
+				Type("button").
+				Class("fb-summary-item").
+				OnClick(f.onSummaryPick(f.ids(i).control), it.Seq, i).
+				Body(
+					app.Bdi().Body(app.Text(fd.Label)),
+					app.Text(": "+msg),
+				),
 		))
 	}
 	// The bridge may object to something that is not one field.
