@@ -87,6 +87,21 @@ func TestStaticSiteCopiesWeb(t *testing.T) {
 	}
 }
 
+// TestStaticSitePolicy: a static host sends no headers of ours, so the
+// page carries its policy itself.
+func TestStaticSitePolicy(t *testing.T) {
+	out := generate(t, "")
+	page, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`http-equiv="Content-Security-Policy"`, "script-src 'self' 'wasm-unsafe-eval'", "connect-src 'self' ws: wss:", "object-src 'none'"} {
+		if !bytes.Contains(page, []byte(want)) {
+			t.Errorf("index.html lacks %s", want)
+		}
+	}
+}
+
 // TestStaticSiteNamesNoRenderHost: the pages are rendered by a loopback
 // server that is gone once the command ends; its address must not be
 // published.
