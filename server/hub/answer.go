@@ -30,7 +30,7 @@ func (c *channel) answer(s *Session, id string, res wire.ElicitResult) error {
 		return &wire.Error{Code: wire.CodeInvalidParams, Message: `action must be "accept", "decline" or "cancel"`}
 	}
 	c.mu.Lock()
-	if err := s.ended(); err != nil {
+	if err := s.Err(); err != nil {
 		c.mu.Unlock()
 		return err
 	}
@@ -74,10 +74,4 @@ func (c *channel) answer(s *Session, id string, res wire.ElicitResult) error {
 	}
 	c.settleLocked(r, res, s, wire.OutcomeAnswered, wire.OutcomeAnsweredElsewhere)
 	return nil
-}
-
-func (s *Session) ended() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.err
 }

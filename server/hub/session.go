@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"log/slog"
 	"sync"
 
 	"github.com/formbridge/formbridge/app/wire"
@@ -29,6 +30,7 @@ type Session struct {
 	notify   func()
 	backlog  int
 	maxQueue int
+	log      *slog.Logger
 
 	mu    sync.Mutex
 	queue [][]byte
@@ -48,7 +50,7 @@ func (h *Hub) Attach(channel string, opts *AttachOptions) (*Session, error) {
 	if opts != nil {
 		o = *opts
 	}
-	s := &Session{host: c, channel: c.name, client: o.Client, notify: o.Notify, maxQueue: h.opts.MaxQueue}
+	s := &Session{host: c, channel: c.name, client: o.Client, notify: o.Notify, maxQueue: h.opts.MaxQueue, log: h.log}
 	if e := o.Capabilities.Elicitation; e != nil && e.URL != nil {
 		s.url = true
 	}
@@ -106,6 +108,7 @@ func (s *Session) push(frame []byte) {
 	if len(s.queue) >= s.maxQueue {
 		s.err, s.queue = ErrSlowWidget, nil
 		s.mu.Unlock()
+		s.log.Warn("widget cut off: its send queue is full", "channel", s.channel, "client", s.client.Name)
 		s.notify()
 		return
 	}
