@@ -216,10 +216,8 @@ func (c *conn) writeBatch(batch [][]byte) bool {
 }
 
 // end closes the connection because the hub ended the session.
+// (The hub logs a widget cut off for a full queue.)
 func (c *conn) end(reason error) {
-	if errors.Is(reason, hub.ErrSlowWidget) {
-		c.g.log.Warn("widget dropped: it does not read fast enough", "remote", c.remote, "channel", c.sess.Channel())
-	}
 	c.ws.Close(closeStatus(reason), reason.Error())
 }
 
