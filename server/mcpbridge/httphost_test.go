@@ -23,7 +23,7 @@ func upstreamHTTP(t *testing.T, srv *mcp.Server, stateless bool) string {
 
 func dialHTTP(url string) func(context.Context) (mcp.Connection, error) {
 	return func(ctx context.Context) (mcp.Connection, error) {
-		return (&mcp.StreamableClientTransport{Endpoint: url}).Connect(ctx)
+		return Upstream{URL: url}.Dial(ctx)
 	}
 }
 
@@ -102,5 +102,44 @@ func TestProxyToHTTPUpstream20260728(t *testing.T) {
 	case <-serve:
 	case <-time.After(5 * time.Second):
 		t.Error("Serve did not end after the host left")
+	}
+}
+
+// Notifications an HTTP upstream sends outside any request (list-changed)
+// travel on its standalone SSE stream; they must reach the host too.
+func TestProxyHTTPUpstreamListChanged(t *testing.T) {
+	t.Parallel()
+	srv := newTestServer(t)
+	up := upstreamHTTP(t, srv, false)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	upConn, err := dialHTTP(up)(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ht, pt := mcp.NewInMemoryTransports()
+	hostConn, err := pt.Connect(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go (&Proxy{Eliciter: &person{answer: accepting(nil)}, Channel: "default"}).Serve(ctx, hostConn, upConn)
+	changed := make(chan struct{}, 1)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "h", Version: "1"}, &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
+	}).Connect(ctx, ht, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if _, err := cs.ListTools(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	mcp.AddTool(srv, &mcp.Tool{Name: "new-tool"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{}, nil, nil
+	})
+	select {
+	case <-changed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("tools/list_changed from the HTTP upstream did not reach the host")
 	}
 }

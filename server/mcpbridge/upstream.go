@@ -2,6 +2,7 @@ package mcpbridge
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -51,6 +52,16 @@ func (u Upstream) Transport() (mcp.Transport, error) {
 
 // Dial connects to u at the JSON-RPC level, for the proxy.
 func (u Upstream) Dial(ctx context.Context) (mcp.Connection, error) {
+	if err := u.Check(); err != nil {
+		return nil, err
+	}
+	if u.URL != "" {
+		conn, err := dialHTTPUpstream(ctx, u.URL, nil)
+		if err != nil {
+			return nil, fmt.Errorf("failed to connect to the upstream MCP server: %w", err)
+		}
+		return conn, nil
+	}
 	t, err := u.Transport()
 	if err != nil {
 		return nil, err
@@ -61,3 +72,7 @@ func (u Upstream) Dial(ctx context.Context) (mcp.Connection, error) {
 	}
 	return conn, nil
 }
+
+// jsonUnmarshal is encoding/json's, named so files that only need it do
+// not import the package for one call.
+func jsonUnmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }
