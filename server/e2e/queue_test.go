@@ -1,0 +1,58 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/formbridge/formbridge/server/hub"
+)
+
+// TestQueueAnswersReachTheirCallers: two requests wait; the oldest shows
+// first, and each answer reaches the caller who asked it.
+func TestQueueAnswersReachTheirCallers(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	openWidget(t, ctx, b)
+	first := b.Elicit(t, `{"message":"First: approve the invoice?","requestedSchema":{"type":"object","properties":{"ok":{"type":"boolean","default":true}}}}`, nil)
+	waitForm(t, ctx)
+	second := b.Elicit(t, `{"message":"Second: your team name?","requestedSchema":{"type":"object","properties":{"team":{"type":"string"}},"required":["team"]}}`, nil)
+	waitJS(t, ctx, "the second request in the queue", `document.body.innerText.includes("Second: your team name?")`)
+
+	if !eval[bool](t, ctx, `document.querySelector("form[data-elicitation-id]").innerText.includes("First: approve the invoice?")`) {
+		t.Fatal("the open form is not the oldest request")
+	}
+	do(t, ctx, "decline the first", chromedp.Click(action("decline")))
+	wantResult(t, await(t, ctx, first), `{"action":"decline"}`)
+	noResultYet(t, second, "after answering the first")
+
+	do(t, ctx, "the second opens", chromedp.WaitVisible(field("team", "textarea, input")))
+	do(t, ctx, "answer the second", chromedp.SendKeys(field("team", "textarea, input"), "Payments"), chromedp.Click(action("accept")))
+	wantResult(t, await(t, ctx, second), `{"action":"accept","content":{"team":"Payments"}}`)
+}
+
+// TestServerWithdraws: when the asking server gives up, the request
+// leaves the page with a word about it.
+func TestServerWithdraws(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	openWidget(t, ctx, b)
+	callerCtx, giveUp := context.WithCancel(context.Background())
+	defer giveUp()
+	done := make(chan error, 1)
+	go func() {
+		_, err := b.Hub.Elicit(callerCtx, hub.DefaultChannel, Requester,
+			json.RawMessage(`{"message":"Still there?","requestedSchema":{"type":"object","properties":{"ok":{"type":"boolean"}}}}`), nil)
+		done <- err
+	}()
+	id := waitForm(t, ctx)
+	giveUp()
+	if err := <-done; err == nil {
+		t.Error("Elicit returned no error after its context ended")
+	}
+	do(t, ctx, "withdrawn",
+		chromedp.WaitVisible(chromedp.CSS(`[data-outcome="cancelled"]`)),
+		chromedp.WaitNotPresent(chromedp.CSS(`form[data-elicitation-id=`+css(id)+`]`)))
+}
