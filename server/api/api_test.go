@@ -392,3 +392,30 @@ func TestComplete(t *testing.T) {
 		}
 	}
 }
+
+// A bridge whose http.Server has read and write timeouts must still let
+// an elicitation wait for a person. Real deadlines on a real socket
+// cannot run under synctest, so this waits past them for real.
+func TestServerDeadlinesLifted(t *testing.T) {
+	h := hub.New(nil)
+	t.Cleanup(h.Close)
+	srv := httptest.NewUnstartedServer(api.New(h, &api.Options{APIKey: apiKey}))
+	srv.Config.ReadTimeout = 50 * time.Millisecond
+	srv.Config.WriteTimeout = 50 * time.Millisecond
+	srv.Start()
+	t.Cleanup(srv.Close)
+	s := &server{h: h, url: srv.URL}
+	w, next := widget(t, h, "default")
+	done := make(chan response, 1)
+	go func() {
+		done <- s.do(t, t.Context(), "POST", "/api/v1/channels/default/elicitations", `{"params":`+nameForm+`}`, apiKey)
+	}()
+	id := requestID(t, next())
+	time.Sleep(300 * time.Millisecond) // well past both deadlines
+	if err := w.Answer(id, wire.ElicitResult{Action: wire.ActionDecline}); err != nil {
+		t.Fatalf("the request was withdrawn when the deadline passed: %v", err)
+	}
+	if r := <-done; r.status != http.StatusOK || r.body != `{"action":"decline"}`+"\n" {
+		t.Errorf("%d %q; want 200 decline", r.status, r.body)
+	}
+}
