@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/formbridge/formbridge/app/wire"
@@ -27,6 +28,22 @@ import (
 // Wrap the client's transport with [Transport] to show form fields in the
 // order the server wrote them; without it they are shown sorted by key.
 func ClientOptions(e Eliciter, channel string, base *mcp.ClientOptions) *mcp.ClientOptions {
+	opts, _ := clientOptions(e, channel, base)
+	return opts
+}
+
+// NewClient is mcp.NewClient with [ClientOptions], plus the handling of
+// -32042 (URL elicitation required) that options alone cannot add: the
+// person is shown each listed URL request and, once the server says they
+// completed, the request is sent again, once.
+func NewClient(impl *mcp.Implementation, e Eliciter, channel string, base *mcp.ClientOptions) *mcp.Client {
+	opts, h := clientOptions(e, channel, base)
+	c := mcp.NewClient(impl, opts)
+	c.AddSendingMiddleware(h.URLRequired())
+	return c
+}
+
+func clientOptions(e Eliciter, channel string, base *mcp.ClientOptions) (*mcp.ClientOptions, *Handler) {
 	var opts mcp.ClientOptions
 	if base != nil {
 		opts = *base
@@ -56,7 +73,7 @@ func ClientOptions(e Eliciter, channel string, base *mcp.ClientOptions) *mcp.Cli
 	}
 	opts.ElicitationHandler = h.Elicit
 	opts.ElicitationCompleteHandler = h.Complete
-	return &opts
+	return &opts, h
 }
 
 // Handler answers a go-sdk client's elicitations through an Eliciter.
@@ -71,6 +88,9 @@ type Handler struct {
 	// Timeout overrides the hub's default expiry per request when > 0.
 	Timeout time.Duration
 	Logger  *slog.Logger // nil = discard
+
+	mu    sync.Mutex
+	waits map[string]chan struct{} // URL elicitations a retry waits on, by id
 }
 
 // Elicit is a go-sdk ElicitationHandler.
@@ -104,6 +124,12 @@ func (h *Handler) Complete(ctx context.Context, req *mcp.ElicitationCompleteNoti
 	if req == nil || req.Params == nil || req.Params.ElicitationID == "" {
 		return
 	}
+	h.mu.Lock()
+	if ch, ok := h.waits[req.Params.ElicitationID]; ok {
+		close(ch)
+		delete(h.waits, req.Params.ElicitationID)
+	}
+	h.mu.Unlock()
 	if err := h.Eliciter.Complete(h.Channel, req.Params.ElicitationID); err != nil && h.Logger != nil {
 		h.Logger.Debug("elicitation complete not forwarded", "elicitationId", req.Params.ElicitationID, "err", err)
 	}

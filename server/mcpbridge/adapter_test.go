@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -289,6 +290,67 @@ func TestHandlerRefusesUndeclaredMode(t *testing.T) {
 				t.Fatalf("error %v, want code %d", err, tt.wantCode)
 			case len(p.seen()) != 0:
 				t.Errorf("a refused request reached the person")
+			}
+		})
+	}
+}
+
+// NewClient also handles -32042: the URL request is shown, its completion
+// awaited, and the call retried once.
+func TestNewClientURLElicitationRequired(t *testing.T) {
+	tests := []struct {
+		name      string
+		action    string
+		wantCalls int32
+		wantErr   bool
+	}{
+		{"accepted and completed", wire.ActionAccept, 2, false},
+		{"declined", wire.ActionDecline, 1, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var calls atomic.Int32
+			var ss atomic.Pointer[mcp.ServerSession]
+			srv := mcp.NewServer(travelDesk, nil)
+			mcp.AddTool(srv, &mcp.Tool{Name: "sync"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+				ss.Store(req.Session)
+				if calls.Add(1) == 1 {
+					return nil, nil, mcp.URLElicitationRequiredError([]*mcp.ElicitParams{{
+						Mode: "url", Message: "Authorize", URL: "https://auth.example/start", ElicitationID: "auth-1",
+					}})
+				}
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "synced"}}}, nil, nil
+			})
+			p := &person{answer: func(ctx context.Context, ep wire.ElicitParams) (*wire.ElicitResult, error) {
+				if tt.action == wire.ActionAccept {
+					go ss.Load().NotifyElicitationComplete(context.Background(), &mcp.ElicitationCompleteParams{ElicitationID: ep.ElicitationID})
+				}
+				return &wire.ElicitResult{Action: tt.action}, nil
+			}}
+			st, ct := mcp.NewInMemoryTransports()
+			if _, err := srv.Connect(context.Background(), st, nil); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			cs, err := NewClient(&mcp.Implementation{Name: "h", Version: "1"}, p, "default", nil).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "sync"})
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("CallTool error %v, want error %v", err, tt.wantErr)
+			}
+			if err == nil && res.Content[0].(*mcp.TextContent).Text != "synced" {
+				t.Errorf("result %+v", res)
+			}
+			if got := calls.Load(); got != tt.wantCalls {
+				t.Errorf("server saw %d calls, want %d", got, tt.wantCalls)
+			}
+			if a := p.seen(); len(a) != 1 || a[0].Params.URL != "https://auth.example/start" {
+				t.Errorf("person was shown %+v", a)
 			}
 		})
 	}

@@ -90,7 +90,7 @@ func connect(ctx context.Context, o CallOptions) (*mcp.ClientSession, *refusals,
 		info = &mcp.Implementation{Name: "formbridge", Version: "dev"}
 	}
 	watch := &refusals{Eliciter: o.Eliciter}
-	client := mcp.NewClient(info, ClientOptions(watch, o.Channel, &mcp.ClientOptions{Logger: o.Logger}))
+	client := NewClient(info, watch, o.Channel, &mcp.ClientOptions{Logger: o.Logger})
 	cs, err := client.Connect(ctx, Transport(t), &mcp.ClientSessionOptions{ProtocolVersion: o.ProtocolVersion})
 	if err != nil {
 		return nil, nil, fmt.Errorf("failed to connect to the MCP server: %w", err)

@@ -424,3 +424,30 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+// Requests the upstream sends the host (roots, sampling) pass through and
+// their answers come back.
+func TestProxyUpstreamRequestsReachHost(t *testing.T) {
+	t.Parallel()
+	srv := mcp.NewServer(&mcp.Implementation{Name: "curious", Version: "1"}, nil)
+	mcp.AddTool(srv, &mcp.Tool{Name: "look"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		roots, err := req.Session.ListRoots(ctx, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		msg, err := req.Session.CreateMessage(ctx, &mcp.CreateMessageParams{MaxTokens: 5, Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "hi"}}}})
+		if err != nil {
+			return nil, nil, err
+		}
+		text := roots.Roots[0].URI + " " + msg.Content.(*mcp.TextContent).Text
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil, nil
+	})
+	hostOpts := &mcp.ClientOptions{CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+		return &mcp.CreateMessageResult{Role: "assistant", Model: "m", Content: &mcp.TextContent{Text: "hello back"}}, nil
+	}}
+	px := startProxy(t, srv, &Proxy{Eliciter: &person{answer: accepting(nil)}, Channel: "default"}, "2025-11-25", hostOpts)
+	px.client.AddRoots(&mcp.Root{URI: "file:///srv/app"})
+	if got, want := callText(t, px.host, "look"), "file:///srv/app hello back"; got != want {
+		t.Errorf("upstream saw %q, want %q", got, want)
+	}
+}
