@@ -153,6 +153,17 @@ var scenarios = []struct {
 		a.send(`{"jsonrpc":"2.0","id":1,"method":"formbridge/hello","params":{"token":"not-the-token","clientInfo":{"name":"widget"},"capabilities":{}}}`)
 		a.closed()
 	}},
+	{"hello-timeout", &bridgeOptions{hello: 50 * time.Millisecond}, func(tr *transcript) {
+		a := tr.widget("A")
+		tr.add("A> (says nothing)")
+		a.closed()
+	}},
+	{"too-many-widgets", &bridgeOptions{hub: hub.Options{MaxWidgets: 1}}, func(tr *transcript) {
+		tr.widget("A").hello(false)
+		b := tr.widget("B")
+		b.hello(false)
+		b.closed()
+	}},
 	{"form-answered", nil, func(tr *transcript) {
 		a, b := tr.widget("A"), tr.widget("B")
 		a.hello(false)
