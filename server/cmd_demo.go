@@ -53,7 +53,7 @@ func demoExtras() *extras {
 // through the mcpbridge adapter. Both ends run in this process over
 // in-memory transports. The demo's routes are mounted under /demo/.
 func startDemo(b *bridge) (func(), error) {
-	d := demo.New(&demo.Options{BaseURL: demoLinkBase(b.baseURL), Version: version, Logger: atLeast(b.log.With("part", "demo"), slog.LevelWarn)})
+	d := demo.New(&demo.Options{BaseURL: demoLinkBase(b.baseURL), Logger: atLeast(b.log.With("part", "demo"), slog.LevelWarn)})
 	ctx := context.Background()
 	ct, st := mcp.NewInMemoryTransports()
 	ss, err := d.MCP().Connect(ctx, st, nil)

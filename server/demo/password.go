@@ -15,8 +15,8 @@ func payrollSignIn(ctx context.Context, req *mcp.CallToolRequest) (string, error
 		`{
   "type": "object",
   "properties": {
-    "username": {"type": "string", "title": "Payroll username"},
-    "password": {"type": "string", "title": "Password"}
+    "username": {"type": "string", "title": "Payroll username", "maxLength": 64},
+    "password": {"type": "string", "title": "Password", "maxLength": 64}
   },
   "required": ["username", "password"]
 }`)

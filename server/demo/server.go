@@ -30,7 +30,8 @@ type Options struct {
 	// BaseURL is where people reach the bridge, e.g. "http://127.0.0.1:8080".
 	// The account-connection tool links to BaseURL + CallbackPath.
 	BaseURL string
-	// Version is reported in the server's Implementation.
+	// Version is the assistant's version in its Implementation; "" = 1.0.
+	// It is the fictional assistant's, not formbridge's: approvers see it.
 	Version string
 	Logger  *slog.Logger // nil = discard
 }
@@ -51,7 +52,7 @@ func New(opts *Options) *Server {
 	}
 	ver := opts.Version
 	if ver == "" {
-		ver = "dev"
+		ver = "1.0"
 	}
 	log := opts.Logger
 	if log == nil {

@@ -19,7 +19,7 @@ const travelSchema = `{
     "reason": {"type": "string", "title": "Reason for the trip", "enum": ["Customer visit", "Conference", "Team meeting", "Training"]},
     "departure": {"type": "string", "format": "date", "title": "Departure date"},
     "return": {"type": "string", "format": "date", "title": "Return date"},
-    "flight": {"type": "string", "format": "date-time", "title": "Preferred flight time on the way out", "description": "Optional. We book the closest flight."},
+    "flight": {"type": "string", "format": "date-time", "title": "Preferred flight time on the way out", "description": "We book the flight closest to this time."},
     "travellers": {"type": "integer", "title": "Number of travellers", "minimum": 1, "maximum": 6, "default": 1},
     "budget": {"type": "number", "title": "Budget per person, in euros", "minimum": 100, "maximum": 5000, "default": 800},
     "extras": {
@@ -33,7 +33,7 @@ const travelSchema = `{
       "default": ["hotel"]
     },
     "email": {"type": "string", "format": "email", "title": "Send the confirmation to"},
-    "agenda": {"type": "string", "format": "uri", "title": "Link to the event or agenda", "description": "Optional."},
+    "agenda": {"type": "string", "format": "uri", "title": "Link to the event or agenda", "description": "If there is one: it helps your manager decide."},
     "flexible": {"type": "boolean", "title": "My dates can move by a day", "default": false}
   },
   "required": ["destination", "reason", "departure", "return", "travellers", "email"]
