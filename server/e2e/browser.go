@@ -59,6 +59,8 @@ func NewBrowser(t testing.TB) context.Context {
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("disable-dev-shm-usage", true),
+		// Screenshots show the page, not a scrollbar over its right edge.
+		chromedp.Flag("hide-scrollbars", true),
 		chromedp.NoFirstRun,
 		chromedp.NoDefaultBrowserCheck,
 		chromedp.UserDataDir(t.TempDir()),
