@@ -98,9 +98,8 @@ func waitLink(t *testing.T, links <-chan string) string {
 // answerInBrowser opens the widget, waits for the trip form, types a
 // destination and a number of nights, ticks nothing else (the window seat
 // keeps its default), and presses Send.
-func answerInBrowser(t *testing.T, link string) {
+func answerInBrowser(t *testing.T, browser context.Context, link string) {
 	t.Helper()
-	browser := e2e.NewBrowser(t)
 	ctx, cancel := context.WithTimeout(browser, 60*time.Second)
 	defer cancel()
 	steps := []struct {
@@ -142,7 +141,7 @@ func callText(t *testing.T, ctx context.Context, cs *mcp.ClientSession, tool str
 }
 
 func TestProxyStdioInBrowser(t *testing.T) {
-	e2e.NewBrowser(t) // skips early without Chromium or the widget
+	browser := e2e.NewBrowser(t) // skips without Chromium or the widget
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	cmd := exec.Command(formbridgeBin, "proxy", "--addr", "127.0.0.1:0", "--", testServerBin)
@@ -156,14 +155,14 @@ func TestProxyStdioInBrowser(t *testing.T) {
 	link := waitLink(t, links)
 	got := make(chan string, 1)
 	go func() { got <- callText(t, ctx, cs, "book") }()
-	answerInBrowser(t, link)
+	answerInBrowser(t, browser, link)
 	if g := <-got; g != wantAnswer {
 		t.Errorf("upstream got %s, want %s", g, wantAnswer)
 	}
 }
 
 func TestProxyHTTPInBrowser(t *testing.T) {
-	e2e.NewBrowser(t)
+	browser := e2e.NewBrowser(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "travel-desk", Version: "1"}, nil)
@@ -197,7 +196,7 @@ func TestProxyHTTPInBrowser(t *testing.T) {
 	defer cs.Close()
 	got := make(chan string, 1)
 	go func() { got <- callText(t, ctx, cs, "book") }()
-	answerInBrowser(t, link)
+	answerInBrowser(t, browser, link)
 	if g := <-got; g != wantAnswer {
 		t.Errorf("upstream got %s, want %s", g, wantAnswer)
 	}
