@@ -5,8 +5,13 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/netip"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -19,7 +24,12 @@ import (
 // does not allow on HTTP: a host asking server/discover is told the
 // method is not there, and falls back to initialize at 2025-11-25.
 type HTTPHost struct {
+	// MaxSessions bounds concurrent host sessions (each holds an upstream
+	// connection); 0 = 64. Set it before serving.
+	MaxSessions int
+
 	proxy *Proxy
+	cop   *http.CrossOriginProtection
 	dial  func(ctx context.Context) (mcp.Connection, error)
 	ctx   context.Context // ends every session
 
@@ -35,13 +45,24 @@ type httpSession struct {
 
 // NewHTTPHost returns a handler whose sessions end with ctx.
 func NewHTTPHost(ctx context.Context, p *Proxy, dial func(ctx context.Context) (mcp.Connection, error)) *HTTPHost {
-	return &HTTPHost{proxy: p, dial: dial, ctx: ctx, sessions: map[string]*httpSession{}}
+	return &HTTPHost{proxy: p, dial: dial, ctx: ctx, sessions: map[string]*httpSession{}, cop: http.NewCrossOriginProtection()}
 }
 
 // sessionHeader is the Streamable HTTP session header.
 const sessionHeader = "Mcp-Session-Id"
 
 func (h *HTTPHost) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// MCP hosts are programs, not web pages: refuse what a browser sends
+	// cross-origin, and (on loopback) a Host that is not loopback, which is
+	// what a DNS-rebinding page would send.
+	if err := h.cop.Check(r); err != nil {
+		http.Error(w, "cross-origin requests are refused", http.StatusForbidden)
+		return
+	}
+	if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && isLoopback(local.String()) && !isLoopback(r.Host) {
+		http.Error(w, fmt.Sprintf("refused: Host %q is not this machine", r.Host), http.StatusForbidden)
+		return
+	}
 	id := r.Header.Get(sessionHeader)
 	if id != "" {
 		h.mu.Lock()
@@ -81,6 +102,10 @@ func (h *HTTPHost) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s, err := h.open()
+	if errors.Is(err, errTooManySessions) {
+		http.Error(w, err.Error(), http.StatusServiceUnavailable)
+		return
+	}
 	if err != nil {
 		h.proxy.logger().Error("could not reach the upstream MCP server for a new HTTP session", "err", err)
 		w.Header().Set("Content-Type", "application/json")
@@ -93,6 +118,16 @@ func (h *HTTPHost) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // open starts a relay for a new host session.
 func (h *HTTPHost) open() (*httpSession, error) {
+	max := h.MaxSessions
+	if max <= 0 {
+		max = 64
+	}
+	h.mu.Lock()
+	n := len(h.sessions)
+	h.mu.Unlock()
+	if n >= max {
+		return nil, errTooManySessions
+	}
 	ctx, cancel := context.WithCancel(h.ctx)
 	up, err := h.dial(ctx)
 	if err != nil {
@@ -125,6 +160,21 @@ func (h *HTTPHost) open() (*httpSession, error) {
 		}
 	}()
 	return s, nil
+}
+
+var errTooManySessions = errors.New("too many MCP sessions on this proxy; close one and retry")
+
+// isLoopback reports whether a host or host:port names this machine.
+func isLoopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		host = strings.Trim(addr, "[]")
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
 }
 
 // Wait blocks until every session's relay has ended (after ctx ended).

@@ -2,8 +2,10 @@ package mcpbridge
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -141,5 +143,54 @@ func TestProxyHTTPUpstreamListChanged(t *testing.T) {
 	case <-changed:
 	case <-time.After(5 * time.Second):
 		t.Fatal("tools/list_changed from the HTTP upstream did not reach the host")
+	}
+}
+
+func TestHTTPHostRefuses(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	dialed := 0
+	hh := NewHTTPHost(ctx, &Proxy{Eliciter: &person{answer: accepting(nil)}}, func(context.Context) (mcp.Connection, error) {
+		dialed++
+		return nil, errors.New("no upstream in this test")
+	})
+	front := httptest.NewServer(hh)
+	defer front.Close()
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`
+	tests := []struct {
+		name    string
+		method  string
+		headers map[string]string
+		want    int
+	}{
+		{"browser page on another origin", "POST", map[string]string{"Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"}, http.StatusForbidden},
+		{"DNS rebinding", "POST", map[string]string{"Host": "evil.example"}, http.StatusForbidden},
+		{"unknown session", "POST", map[string]string{"Mcp-Session-Id": "nope"}, http.StatusNotFound},
+		{"GET without session", "GET", nil, http.StatusMethodNotAllowed},
+		{"upstream unreachable", "POST", nil, http.StatusBadGateway},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req, _ := http.NewRequest(tt.method, front.URL, strings.NewReader(init))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			for k, v := range tt.headers {
+				req.Header.Set(k, v)
+				if k == "Host" {
+					req.Host = v
+				}
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != tt.want {
+				t.Errorf("status %d, want %d", resp.StatusCode, tt.want)
+			}
+		})
+	}
+	if dialed != 1 {
+		t.Errorf("upstream dialed %d times, want 1 (only for the allowed request)", dialed)
 	}
 }
