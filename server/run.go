@@ -90,47 +90,80 @@ func (r *running) wait(ctx context.Context) error {
 	return nil
 }
 
-// newLogger logs to w in the format a flag asked for.
-func newLogger(format string, w io.Writer) (*slog.Logger, error) {
-	switch format {
-	case "", "text":
-		return slog.New(slog.NewTextHandler(w, nil)), nil
-	case "json":
-		return slog.New(slog.NewJSONHandler(w, nil)), nil
+// extras let a command add to the bridge it serves (the demo mounts its
+// panel and runs its MCP server).
+type extras struct {
+	siteEnv map[string]string // passed to the widget
+	intro   string            // first line above the link; "" = the usual one
+	// extend runs after the bridge is built and before it serves; its
+	// cleanup runs after shutdown.
+	extend func(*bridge) (cleanup func(), err error)
+}
+
+// serve runs a bridge until ctx ends.
+func serve(ctx context.Context, f *bridgeFlags, stderr io.Writer, x *extras) error {
+	if x == nil {
+		x = &extras{}
 	}
-	return nil, &usageError{fmt.Sprintf("--log-format must be text or json, not %q", format)}
-}
-
-// printWidgetURL shows the link to open, set apart from the log lines so
-// a person notices it. It is printed, never logged: it carries the token.
-func printWidgetURL(w io.Writer, intro, link string) {
-	if intro == "" {
-		intro = "formbridge is ready. Open this link in your browser:"
+	r, cleanup, err := startBridge(f, stderr, x)
+	if err != nil {
+		return err
 	}
-	fmt.Fprintf(w, "\n  %s\n\n      %s\n\n"+
-		"  Anyone with this link can answer the questions on it: share it only with the person who should.\n"+
-		"  Press Ctrl-C to stop.\n\n", intro, link)
+	defer cleanup()
+	printWidgetURL(stderr, x.intro, r.WidgetURL(r.Hub.DefaultToken()))
+	return r.wait(ctx)
 }
 
-// atLeast drops records below min: the go-sdk logs every session event at
-// Info, which buries the lines a person running the demo needs.
-func atLeast(l *slog.Logger, min slog.Level) *slog.Logger {
-	return slog.New(minLevel{l.Handler(), min})
-}
-
-type minLevel struct {
-	slog.Handler
-	min slog.Level
-}
-
-func (h minLevel) Enabled(ctx context.Context, l slog.Level) bool {
-	return l >= h.min && h.Handler.Enabled(ctx, l)
-}
-
-func (h minLevel) WithAttrs(as []slog.Attr) slog.Handler {
-	return minLevel{h.Handler.WithAttrs(as), h.min}
-}
-
-func (h minLevel) WithGroup(name string) slog.Handler {
-	return minLevel{h.Handler.WithGroup(name), h.min}
+// startBridge listens, builds and starts a bridge from flags.
+func startBridge(f *bridgeFlags, stderr io.Writer, x *extras) (*running, func(), error) {
+	if x == nil {
+		x = &extras{}
+	}
+	log, err := newLogger(*f.logFormat, stderr)
+	if err != nil {
+		return nil, nil, err
+	}
+	if *f.timeout <= 0 {
+		return nil, nil, &usageError{"--timeout must be longer than zero"}
+	}
+	base := ""
+	if *f.publicURL != "" {
+		if base, err = checkPublicURL(*f.publicURL); err != nil {
+			return nil, nil, err
+		}
+	}
+	ln, err := listen(*f.addr)
+	if err != nil {
+		return nil, nil, err
+	}
+	if base == "" {
+		base = baseURL(ln)
+	}
+	b, err := newBridge(&bridgeOptions{
+		BaseURL:        base,
+		Token:          *f.token,
+		APIKey:         *f.apiKey,
+		AllowedOrigins: splitList(*f.origins),
+		Timeout:        *f.timeout,
+		WebDir:         *f.webDir,
+		SiteEnv:        x.siteEnv,
+		Logger:         log,
+	})
+	if err != nil {
+		ln.Close()
+		return nil, nil, err
+	}
+	cleanup := func() {}
+	if x.extend != nil {
+		if cleanup, err = x.extend(b); err != nil {
+			b.Close()
+			ln.Close()
+			return nil, nil, err
+		}
+	}
+	log.Info("formbridge is listening", "addr", ln.Addr().String(), "version", version)
+	if !b.APIOn() {
+		log.Info("the HTTP API (/api/v1/) is off: start with --api-key or FORMBRIDGE_API_KEY to turn it on")
+	}
+	return start(b, ln, log), cleanup, nil
 }
