@@ -257,12 +257,12 @@ func urlRequired(resp *jsonrpc.Response) ([]json.RawMessage, bool) {
 // completeURLs shows each URL elicitation and waits until the person
 // accepted all of them and (before 2026-07-28, where the notification
 // exists) the upstream said each one completed.
-func (s *session) completeURLs(ctx context.Context, elicitations []json.RawMessage) error {
+func (s *session) completeURLs(callCtx context.Context, elicitations []json.RawMessage) error {
 	timeout := s.p.Timeout
 	if timeout <= 0 {
 		timeout = 10 * time.Minute
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	ctx, cancel := context.WithTimeout(callCtx, timeout)
 	defer cancel()
 
 	waits := make([]chan struct{}, 0, len(elicitations))
@@ -288,7 +288,6 @@ func (s *session) completeURLs(ctx context.Context, elicitations []json.RawMessa
 		waits = append(waits, ch)
 		ids = append(ids, p.ElicitationID)
 	}
-	results := make(map[string]*wire.ElicitResult, len(elicitations))
 	reqs := make(map[string]json.RawMessage, len(elicitations))
 	for i, raw := range elicitations {
 		reqs[ids[i]] = raw
@@ -312,7 +311,7 @@ func (s *session) completeURLs(ctx context.Context, elicitations []json.RawMessa
 		select {
 		case <-ch:
 		case <-ctx.Done():
-			if err := s.whyDone(); errors.Is(err, errNoReply) && s.work.Err() == nil && ctx.Err() == context.DeadlineExceeded {
+			if callCtx.Err() == nil {
 				return fmt.Errorf("URL elicitation %s did not complete within %s", ids[i], timeout)
 			}
 			return s.whyDone()
