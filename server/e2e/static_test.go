@@ -60,7 +60,7 @@ func TestStaticSite(t *testing.T) {
 		do(t, tab, "connect", chromedp.WaitVisible(chromedp.CSS(`[data-connection="online"]`)))
 		out := b.Elicit(t, confirmDelete, nil)
 		waitForm(t, tab)
-		do(t, tab, "decline", chromedp.Click(action("decline")))
+		press(t, tab, action("decline"))
 		wantResult(t, await(t, tab, out), `{"action":"decline"}`)
 	})
 
