@@ -29,8 +29,9 @@ h1 { font-size: 1.5rem; }
 // provider would ask the person to sign in and allow access; the demo
 // connects at once.
 func (s *Server) serveCallback(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		w.Header().Set("Allow", "GET, HEAD")
+	// GET only: visiting is what connects, and HEAD must not change anything.
+	if r.Method != http.MethodGet {
+		w.Header().Set("Allow", "GET")
 		http.Error(w, "Only GET is allowed here.", http.StatusMethodNotAllowed)
 		return
 	}

@@ -145,3 +145,30 @@ func getStatus(t *testing.T, url string) int {
 	resp.Body.Close()
 	return resp.StatusCode
 }
+
+// Only a real visit connects: HEAD and POST change nothing.
+func TestCallbackGetOnly(t *testing.T) {
+	s := New(nil)
+	s.connects.add("secret", time.Minute)
+	done, _ := s.connects.lookup("secret")
+	h := s.Handler(&PanelOptions{})
+	for _, m := range []string{"HEAD", "POST"} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(m, CallbackPath+"?id=secret", nil))
+		if rec.Code != http.StatusMethodNotAllowed {
+			t.Errorf("%s: %d, want 405", m, rec.Code)
+		}
+	}
+	select {
+	case <-done:
+		t.Fatal("a HEAD or POST connected the account")
+	default:
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", CallbackPath+"?id=secret", nil))
+	select {
+	case <-done:
+	default:
+		t.Fatalf("GET did not connect: %d", rec.Code)
+	}
+}

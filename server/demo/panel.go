@@ -132,6 +132,10 @@ func (p *panel) serveRun(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "there is no demo tool named "+strconv.Quote(req.Tool))
 		return
 	}
+	if p.opts.Client == nil {
+		writeError(w, http.StatusServiceUnavailable, "the demo assistant is not connected")
+		return
+	}
 	// r's context ends when the panel goes away: the call, and with it the
 	// question on the widget, is then withdrawn.
 	res, err := p.opts.Client.CallTool(r.Context(), &mcp.CallToolParams{Name: info.Name})

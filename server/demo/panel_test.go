@@ -89,3 +89,15 @@ func TestPanelRunResult(t *testing.T) {
 		t.Errorf("got %+v", got)
 	}
 }
+
+func TestPanelWithoutClient(t *testing.T) {
+	h := New(nil).Handler(&PanelOptions{Authorize: func(string) bool { return true }})
+	req := httptest.NewRequest("POST", RunPath, strings.NewReader(`{"tool":"delete_old_invoices"}`))
+	req.Header.Set("Authorization", "Bearer x")
+	req.Header.Set("Content-Type", "application/json")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusServiceUnavailable || !strings.Contains(rec.Body.String(), "not connected") {
+		t.Errorf("got %d %s", rec.Code, rec.Body)
+	}
+}
