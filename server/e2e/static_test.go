@@ -49,6 +49,15 @@ func TestStaticSite(t *testing.T) {
 		}
 	})
 
+	t.Run("at the root of a host", func(t *testing.T) {
+		_, rootURL := staticSite(t, "/")
+		rootBridge := startOriginBridge(t, strings.TrimSuffix(rootURL, "/"))
+		rootWS := "ws" + strings.TrimPrefix(rootBridge.URL, "http") + "/ws"
+		tab := NewTab(t, ctx, "root")
+		do(t, tab, "open the static widget", chromedp.Navigate(rootURL+"#bridge="+rootWS+"&token="+rootBridge.Token))
+		do(t, tab, "connect", chromedp.WaitVisible(chromedp.CSS(`[data-connection="online"]`)))
+	})
+
 	t.Run("bridge in config.json", func(t *testing.T) {
 		config := `{"bridge":"` + wsURL + `"}`
 		if err := os.WriteFile(filepath.Join(dir, site.ConfigFile), []byte(config), 0o644); err != nil {
