@@ -31,6 +31,8 @@ type config struct {
 	only    map[string]bool
 	profile string
 	repo    string // the module's root, for builds
+	reuse   string // a folder of an earlier run's builds, kept with -keep
+	keep    bool
 }
 
 func (c *config) n(full int) int {
@@ -64,6 +66,8 @@ func main() {
 	flag.Float64Var(&c.scale, "scale", 1, "fraction of the full counts, for a quick look (0.1 = a tenth)")
 	flag.StringVar(&only, "only", "", "comma-separated parts to run: size,hub,throughput,capacity,browser")
 	flag.StringVar(&c.profile, "cpuprofile", "bench-throughput.prof", "where the CPU profile of the throughput run goes")
+	flag.StringVar(&c.reuse, "reuse", "", "use the wasm builds kept by an earlier -keep run in this folder, instead of building (a quicker look; never for the report)")
+	flag.BoolVar(&c.keep, "keep", false, "keep the folder of wasm builds and say where it is")
 	flag.Parse()
 	log.SetFlags(log.Ltime)
 	log.SetPrefix("bench: ")
@@ -89,6 +93,7 @@ func main() {
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Minute)
 	defer cancel()
 
+	defer cleanBuilds(&c)
 	r := newReport(&c)
 	for _, p := range parts {
 		if !c.wants(p.name) {

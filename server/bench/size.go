@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"log"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -33,6 +34,10 @@ var built builds
 // buildWasm builds both programs and their precompressed copies.
 func buildWasm(ctx context.Context, c *config) (string, error) {
 	built.once.Do(func() {
+		if c.reuse != "" {
+			built.dir = c.reuse
+			return
+		}
 		built.dir, built.err = os.MkdirTemp("", "formbridge-bench-")
 		if built.err != nil {
 			return
@@ -60,8 +65,12 @@ func buildWasm(ctx context.Context, c *config) (string, error) {
 	return built.dir, built.err
 }
 
-func cleanBuilds() {
-	if built.dir != "" {
+func cleanBuilds(c *config) {
+	switch {
+	case built.dir == "" || c.reuse != "":
+	case c.keep:
+		log.Printf("wasm builds kept in %s", built.dir)
+	default:
 		os.RemoveAll(built.dir)
 	}
 }

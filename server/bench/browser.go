@@ -1,0 +1,244 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+
+	"github.com/formbridge/formbridge/server/hub"
+)
+
+// Page-load target of issue 6: the widget's page within this many times
+// the hello world's mount, cold and warm.
+const loadBudget = 1.25
+
+// Bounds of the browser runs.
+const (
+	warmLoads      = 2                // cached loads after each cold one
+	browserTimeout = 60 * time.Second // one browser's whole life
+	loadTimeout    = 30 * time.Second
+)
+
+// browserOpts are server/e2e's: a headless Chromium with nothing running
+// in the background, on a fresh profile.
+func browserOpts(exe, profile string) []chromedp.ExecAllocatorOption {
+	return []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(exe),
+		chromedp.Flag("headless", "new"),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.UserDataDir(profile),
+		chromedp.WindowSize(1200, 900),
+	}
+}
+
+// browser is one Chromium process on its own profile folder.
+type browser struct {
+	ctx     context.Context
+	cancel  func()
+	profile string
+}
+
+// newBrowser starts Chromium; probe, when set, runs in every page it
+// loads before the page's own scripts.
+func newBrowser(ctx context.Context, exe, probe string) (*browser, error) {
+	profile, err := os.MkdirTemp("", "formbridge-bench-profile-")
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancelTime := context.WithTimeout(ctx, browserTimeout)
+	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, browserOpts(exe, profile)...)
+	bctx, cancelTab := chromedp.NewContext(actx)
+	b := &browser{ctx: bctx, profile: profile, cancel: func() {
+		cancelTab()
+		cancelAlloc()
+		cancelTime()
+		os.RemoveAll(profile)
+	}}
+	if err := chromedp.Do(bctx); err != nil {
+		b.cancel()
+		return nil, fmt.Errorf("starting Chromium: %w", err)
+	}
+	if probe != "" {
+		if _, err := chromedp.Call(bctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: probe}); err != nil {
+			b.cancel()
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+// Probes, installed before any of the page's own scripts, record in
+// window.__fbT the page's clock (milliseconds since navigation started)
+// when the page is ready for a person.
+const (
+	// The widget: focus lands in the first field of a shown form. The
+	// focus method is wrapped rather than focusin awaited: a headless
+	// window without input focus moves document.activeElement but fires
+	// no focus events.
+	widgetProbe = `(() => {
+  const focus = HTMLElement.prototype.focus;
+  HTMLElement.prototype.focus = function (...args) {
+    focus.apply(this, args);
+    if (!window.__fbT && document.activeElement === this && this.closest("form[data-elicitation-id] [data-field]")) window.__fbT = performance.now();
+  };
+})();`
+	// The floor: the hello world's heading is mounted by its wasm (the
+	// page served before it carries no such element).
+	helloProbe = `new MutationObserver((_, o) => {
+  if (!window.__fbT && document.querySelector("[data-hello]")) { window.__fbT = performance.now(); o.disconnect(); }
+}).observe(document, {childList: true, subtree: true});`
+)
+
+// load navigates to url (from a blank page, so it is a full navigation)
+// and returns the probe's time.
+func (b *browser) load(url string) (float64, error) {
+	ctx, cancel := context.WithTimeout(b.ctx, loadTimeout)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(url)); err != nil {
+		return 0, err
+	}
+	t, err := chromedp.Run(ctx, chromedp.Poll[float64]("window.__fbT", chromedp.WithPollingInterval(5*time.Millisecond), chromedp.WithPollingTimeout(loadTimeout)))
+	if err != nil {
+		// Say what the page showed instead, for whoever reads the error.
+		dctx, cancel := context.WithTimeout(b.ctx, 2*time.Second)
+		defer cancel()
+		state, _ := chromedp.Run(dctx, chromedp.Evaluate[string](`(document.activeElement ? document.activeElement.outerHTML.slice(0, 200) : "no focus") + " | " + document.body.outerHTML.slice(0, 600)`))
+		return 0, fmt.Errorf("%w; the page: %s", err, state)
+	}
+	return t, nil
+}
+
+// webFolder makes a web folder for one build: the repository's web files
+// (stylesheet, icons, scripts) with that build's app.wasm and its
+// compressed copies, which are already in dir.
+func webFolder(repoWeb, dir string) error {
+	return filepath.WalkDir(repoWeb, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(repoWeb, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dir, rel), 0o755)
+		}
+		if strings.HasPrefix(d.Name(), "app.wasm") || strings.HasSuffix(d.Name(), ".go") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dir, rel), b, 0o644)
+	})
+}
+
+type pageSites struct {
+	widget, hello *bridge
+}
+
+func benchBrowser(ctx context.Context, c *config, r *report) error {
+	exe, ok := chromiumPath()
+	if !ok {
+		return fmt.Errorf("Chromium not found (install Debian's chromium, or set FORMBRIDGE_CHROMIUM)")
+	}
+	dir, err := buildWasm(ctx, c)
+	if err != nil {
+		return err
+	}
+	for _, name := range []string{"widget", "hello"} {
+		if err := webFolder(filepath.Join(c.repo, "web"), filepath.Join(dir, name)); err != nil {
+			return err
+		}
+	}
+	bw, err := startBridge(hub.Options{MaxPending: 1 << 12, RatePerMinute: 1 << 30, Timeout: 10 * time.Minute}, filepath.Join(dir, "widget"))
+	if err != nil {
+		return err
+	}
+	defer bw.close()
+	bh, err := startBridge(hub.Options{}, filepath.Join(dir, "hello"))
+	if err != nil {
+		return err
+	}
+	defer bh.close()
+	if err := benchLoads(ctx, c, r, exe, bw, bh); err != nil {
+		return err
+	}
+	return benchOpenPage(ctx, c, r, exe, bw)
+}
+
+// benchLoads measures page loads: a cold one on a fresh profile, then
+// warm (cached) ones in the same browser, for the widget with one
+// elicitation already pending and for the hello world.
+func benchLoads(ctx context.Context, c *config, r *report, exe string, bw, bh *bridge) error {
+	pctx, cancelPending := context.WithCancel(ctx)
+	defer cancelPending()
+	go bw.Hub.Elicit(pctx, hub.DefaultChannel, benchRequester, []byte(benchForm), nil)
+
+	targets := []struct {
+		name, url, probe string
+	}{
+		{"widget", bw.URL + "/#token=" + bw.Hub.DefaultToken(), widgetProbe},
+		{"hello", bh.URL + "/", helloProbe},
+	}
+	cold := map[string]samples{}
+	warm := map[string]samples{}
+	for run := range c.runs {
+		for i := range targets {
+			// Alternate which goes first, so neither always meets a
+			// busier machine.
+			t := targets[(i+run)%len(targets)]
+			b, err := newBrowser(ctx, exe, t.probe)
+			if err != nil {
+				return err
+			}
+			v, err := b.load(t.url)
+			if err != nil {
+				b.cancel()
+				return fmt.Errorf("%s, cold load: %w", t.name, err)
+			}
+			cold[t.name] = append(cold[t.name], v)
+			for range warmLoads {
+				v, err := b.load(t.url)
+				if err != nil {
+					b.cancel()
+					return fmt.Errorf("%s, warm load: %w", t.name, err)
+				}
+				warm[t.name] = append(warm[t.name], v)
+			}
+			b.cancel()
+		}
+	}
+	s := r.section("Page load in headless Chromium")
+	s.printf("From navigation start to: the first field of an already-pending elicitation focused (widget), or the hello world's heading mounted by its wasm (floor), read from the page's own clock (`performance.now()`). ")
+	s.printf("Both pages are served the same way (server/site: prerendered page, precompressed wasm, immutable versioned assets) from loopback. ")
+	s.printf("Cold: a new browser on a fresh profile, %d runs; warm: %d more loads in the same browser after each cold one (wasm from the HTTP cache).\n\n", c.runs, warmLoads)
+	var rows [][]string
+	for _, k := range []struct {
+		name string
+		m    map[string]samples
+	}{{"cold", cold}, {"warm", warm}} {
+		w, h := k.m["widget"], k.m["hello"]
+		rows = append(rows,
+			[]string{k.name + ": widget, first field focused", fmtMS(w.median()), fmtMS(w.p99()), fmt.Sprint(len(w))},
+			[]string{k.name + ": floor, hello world mounted", fmtMS(h.median()), fmtMS(h.p99()), fmt.Sprint(len(h))},
+			[]string{k.name + ": ratio", fmtRatio(w.median() / h.median()), fmtRatio(w.p99() / h.p99()), ""},
+		)
+		r.target("page load, "+k.name, fmt.Sprintf("≤ %.2f × hello world mounting", loadBudget),
+			fmt.Sprintf("%s vs %s = %s×", fmtMS(w.median()), fmtMS(h.median()), fmtRatio(w.median()/h.median())), w.median() <= loadBudget*h.median())
+	}
+	s.table([]string{"", "median", "p99", "loads"}, rows)
+	return nil
+}
