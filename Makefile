@@ -9,7 +9,7 @@ TOOLS    := .tools
 FUZZTIME ?= 10s
 
 # Pinned versions of what the browser and conformance tests install.
-AXE_VERSION         := 4.14.1
+AXE_VERSION         := 4.10.3
 NODE22_VERSION      := 22.23.5
 CONFORMANCE_VERSION := 0.1.16
 
@@ -29,15 +29,20 @@ build: wasm
 
 wasm: $(WASM).br
 
+# Each file is written under a temporary name and renamed into place, so
+# a running bridge or test never reads a half-written wasm.
 $(WASM): $(WASM_SOURCES)
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $@ ./wasm
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $@.tmp ./wasm
+	mv -f $@.tmp $@
 
 # Precompressed copies, served by Accept-Encoding. brotli is a Debian
 # build tool; deps installs it.
 $(WASM).br: $(WASM)
 	@command -v brotli >/dev/null || $(MAKE) deps
-	brotli -f -q 11 -k -o $(WASM).br $(WASM)
-	gzip -f -k -9 $(WASM)
+	brotli -f -q 11 -o $(WASM).br.tmp $(WASM)
+	gzip -9 -c $(WASM) > $(WASM).gz.tmp
+	mv -f $(WASM).gz.tmp $(WASM).gz
+	mv -f $(WASM).br.tmp $(WASM).br
 
 # What a fresh machine lacks: Debian's chromium (browser tests) and
 # brotli (wasm precompression). Installed only when missing.
