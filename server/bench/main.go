@@ -52,6 +52,7 @@ var parts = []struct {
 	{"throughput", benchThroughput},
 	{"capacity", benchCapacity},
 	{"browser", benchBrowser},
+	{"gobench", benchGo},
 }
 
 func main() {
@@ -64,7 +65,7 @@ func main() {
 	flag.StringVar(&c.out, "out", "", "write the report to this file (default: standard output)")
 	flag.IntVar(&c.runs, "runs", 5, "runs per figure; medians and p99s are over all of them")
 	flag.Float64Var(&c.scale, "scale", 1, "fraction of the full counts, for a quick look (0.1 = a tenth)")
-	flag.StringVar(&only, "only", "", "comma-separated parts to run: size,hub,throughput,capacity,browser")
+	flag.StringVar(&only, "only", "", "comma-separated parts to run: size,hub,throughput,capacity,browser,gobench")
 	flag.StringVar(&c.profile, "cpuprofile", "bench-throughput.prof", "where the CPU profile of the throughput run goes")
 	flag.StringVar(&c.reuse, "reuse", "", "use the wasm builds kept by an earlier -keep run in this folder, instead of building (a quicker look; never for the report)")
 	flag.BoolVar(&c.keep, "keep", false, "keep the folder of wasm builds and say where it is")
