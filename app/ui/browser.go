@@ -218,6 +218,17 @@ func allowZoom() {
 	}
 }
 
+// setControlValueIf sets the value of the control with id only while it
+// still holds was (nobody typed into it since it was rendered).
+func setControlValueIf(id, was, value string) {
+	if !app.IsClient {
+		return
+	}
+	if el := app.Window().GetElementByID(id); el.Truthy() && el.Get("value").String() == was {
+		el.Set("value", value)
+	}
+}
+
 // setControlValue sets the value of the control with id, when it differs
 // (setting an equal value would still move the caret).
 func setControlValue(id, value string) {

@@ -52,6 +52,10 @@ func (f *requestForm) prepare(ctx app.Context) {
 	}
 	switch {
 	case f.focusedFor != it.ID:
+		// A switch from another request reuses the boxes, which still
+		// hold what was typed there; a fresh mount rendered the starting
+		// values, which only need the draft where it moved on from them.
+		switched := f.focusedFor != ""
 		f.focusedFor, f.seenRev = it.ID, f.Rev
 		// The first field, or the title of a form that has none, so a
 		// screen reader starts reading at the new request.
@@ -60,7 +64,7 @@ func (f *requestForm) prepare(ctx app.Context) {
 			id = it.elemID("f0")
 		}
 		ctx.Defer(func(app.Context) {
-			f.showDraft()
+			f.showDraft(switched)
 			focusElement(id)
 		})
 	case f.seenRev != f.Rev:
@@ -74,15 +78,25 @@ func (f *requestForm) prepare(ctx app.Context) {
 }
 
 // showDraft puts the draft's values into the text boxes of a request
-// that has just opened. The boxes render their initial values only (see
-// item.initial), and go-app reuses them across requests, so a box could
-// otherwise keep what was typed for another request.
-func (f *requestForm) showDraft() {
+// that has just opened. The boxes render their starting values only (see
+// item.initial), and go-app reuses them across requests, so after a
+// switch a box could still show what was typed for another request.
+// After a fresh mount, a box is only written while it still shows its
+// starting value, so a keystroke that came first is never overwritten.
+func (f *requestForm) showDraft(switched bool) {
 	it := f.Item
 	for i := range it.Form.Fields {
 		fd := &it.Form.Fields[i]
-		if typed(fd) {
-			setControlValue(f.ids(i).control, shownValue(fd, it.Draft.value(fd.Key)))
+		if !typed(fd) {
+			continue
+		}
+		want := shownValue(fd, it.Draft.value(fd.Key))
+		rendered := shownValue(fd, it.initialValue(fd.Key))
+		switch {
+		case switched:
+			setControlValue(f.ids(i).control, want)
+		case want != rendered:
+			setControlValueIf(f.ids(i).control, rendered, want)
 		}
 	}
 }
