@@ -400,17 +400,25 @@ func TestProxyURLElicitationRequired(t *testing.T) {
 }
 
 func TestProxyPassThroughLeavesElicitationToHost(t *testing.T) {
-	t.Parallel()
-	p := &person{answer: accepting(nil)}
-	hostOpts := &mcp.ClientOptions{ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-		return &mcp.ElicitResult{Action: "decline"}, nil
-	}}
-	px := startProxy(t, newTestServer(t), &Proxy{Eliciter: p, Channel: "default", PassThrough: true}, "2025-11-25", hostOpts)
-	if got, want := callText(t, px.host, "elicit"), `{"action":"decline"}`; got != want {
-		t.Errorf("upstream got %s, want the host's %s", got, want)
+	tests := []struct{ protocol, tool string }{
+		{"2025-11-25", "elicit"},
+		{"2026-07-28", "mrtr"}, // the host's own go-sdk answers the input request
 	}
-	if len(p.seen()) != 0 {
-		t.Error("formbridge was asked in pass-through mode")
+	for _, tt := range tests {
+		t.Run(tt.protocol, func(t *testing.T) {
+			t.Parallel()
+			p := &person{answer: accepting(nil)}
+			hostOpts := &mcp.ClientOptions{ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				return &mcp.ElicitResult{Action: "decline"}, nil
+			}}
+			px := startProxy(t, newTestServer(t), &Proxy{Eliciter: p, Channel: "default", PassThrough: true}, tt.protocol, hostOpts)
+			if got, want := callText(t, px.host, tt.tool), `{"action":"decline"}`; got != want {
+				t.Errorf("upstream got %s, want the host's %s", got, want)
+			}
+			if len(p.seen()) != 0 {
+				t.Error("formbridge was asked in pass-through mode")
+			}
+		})
 	}
 }
 
