@@ -10,7 +10,11 @@
     history.replaceState(null, "", location.pathname + location.search);
   }
   var token = link.get("token") || "";
-  var widget = link.get("widget") || new URL("../", location.href).href;
+  // The bridge serves this page at /examples/chat.html and also, with
+  // the rest of the web folder, at /web/examples/chat.html (as a static
+  // site does): either way the widget is at the site's root.
+  var up = /\/web\/examples\/[^/]*$/.test(location.pathname) ? "../../" : "../";
+  var widget = link.get("widget") || new URL(up, location.href).href;
   var bridge = link.get("bridge") || "";
 
   var $ = function (id) {
