@@ -15,7 +15,7 @@ type bridgeFlags struct {
 
 func addBridgeFlags(fs *flagSet) *bridgeFlags {
 	return &bridgeFlags{
-		addr:  fs.String("addr", "FORMBRIDGE_ADDR", "127.0.0.1:8080", "the `host:port` to listen on; 0.0.0.0:8080 to accept other machines"),
+		addr:  fs.String("addr", "FORMBRIDGE_ADDR", "127.0.0.1:8080", "the `host:port` to listen on; 0.0.0.0:8080 (with --public-url) to accept other machines"),
 		token: fs.String("token", "FORMBRIDGE_TOKEN", "", "the `secret` in the widget link (channel \"default\"); a new random one at each start if empty"),
 		apiKey: fs.String("api-key", "FORMBRIDGE_API_KEY", "",
 			"the `key` programs must send to use the HTTP API (/api/v1/); the API is off without one"),
