@@ -466,6 +466,14 @@ func TestEmbedCustomElement(t *testing.T) {
 	press(t, frame, action("cancel"))
 	wantResult(t, await(t, frame, out), `{"action":"cancel"}`)
 	waitJS(t, ctx, "settled on the element", `heard.some((e) => e.type === "settled" && e.outcome === "answered")`)
+
+	// A reload of the frame starts a new widget, which says ready again;
+	// embed.js sends the token again and it reconnects.
+	eval[bool](t, ctx, `heard.length = 0; true`)
+	eval[bool](t, frame, `setTimeout(() => location.reload(), 0); true`)
+	waitJS(t, ctx, "the reloaded widget to connect", `heard.some((e) => e.type === "connection" && e.state === "online")`)
+	b.Elicit(t, confirmDelete, nil)
+	waitJS(t, ctx, "pending from the reloaded widget", `heard.some((e) => e.type === "pending" && e.count === 1)`)
 }
 
 // press activates a button from the keyboard. Leaving an empty required
