@@ -194,3 +194,66 @@ func TestHTTPHostRefuses(t *testing.T) {
 		t.Errorf("upstream dialed %d times, want 1 (only for the allowed request)", dialed)
 	}
 }
+
+// An HTTP upstream that goes away mid-call: the host gets an error and
+// the person's question is withdrawn, as with a subprocess.
+func TestProxyHTTPUpstreamGoneMidCall(t *testing.T) {
+	t.Parallel()
+	withdrawn := make(chan struct{}, 1)
+	p := &person{answer: func(ctx context.Context, _ wire.ElicitParams) (*wire.ElicitResult, error) {
+		<-ctx.Done()
+		withdrawn <- struct{}{}
+		return nil, ctx.Err()
+	}}
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return newTestServer(t) }, nil)
+	up := httptest.NewServer(h)
+	defer up.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	upConn, err := Upstream{URL: up.URL}.Dial(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ht, pt := mcp.NewInMemoryTransports()
+	hostConn, err := pt.Connect(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	serve := make(chan error, 1)
+	go func() { serve <- (&Proxy{Eliciter: p, Channel: "default"}).Serve(ctx, hostConn, upConn) }()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "h", Version: "1"}, nil).Connect(ctx, ht, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	done := make(chan error, 1)
+	go func() {
+		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "elicit"})
+		done <- err
+	}()
+	waitFor(t, "the person to be asked", func() bool { return len(p.seen()) == 1 })
+	up.CloseClientConnections()
+	up.Close()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("host call succeeded after the upstream went away")
+		}
+		t.Logf("host call ended with: %v", err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("host call hangs after the HTTP upstream went away")
+	}
+	select {
+	case <-withdrawn:
+	case <-time.After(5 * time.Second):
+		t.Fatal("pending question not withdrawn")
+	}
+	select {
+	case err := <-serve:
+		if !errors.Is(err, ErrUpstreamClosed) {
+			t.Errorf("Serve returned %v, want ErrUpstreamClosed", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Serve did not return")
+	}
+}

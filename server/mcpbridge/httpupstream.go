@@ -146,28 +146,59 @@ func (u *httpUpstream) openStream() {
 }
 
 // stream keeps the GET stream open, resuming after drops, until Close.
-// A server without one (405) is fine: it then has nothing to send there.
+// A server without one (405, or another 4xx) is fine: it then has
+// nothing to send there. A server that stops answering at all, or forgot
+// the session (404 to a request that named one), is gone:
+// the go-sdk only notices that at the next POST, and until then a
+// question it asked would wait in the widget for nothing, so the
+// connection fails here and the relay withdraws what is pending.
 func (u *httpUpstream) stream() {
 	lastID := ""
-	for failures := 0; failures < 5 && u.ctx.Err() == nil; {
+	for failures := 0; u.ctx.Err() == nil; {
 		gotSome, status, err := u.streamOnce(&lastID)
+		u.mu.Lock()
+		hasSession := u.sessionID != ""
+		u.mu.Unlock()
 		switch {
 		case u.ctx.Err() != nil:
 			return
-		case status == http.StatusMethodNotAllowed || status == http.StatusNotFound:
+		case status == http.StatusNotFound && hasSession:
+			u.fail(errors.New("the upstream MCP server ended the session"))
+			return
+		case status != 0 && status != http.StatusOK:
+			// 405 is the spec's "no stream here"; stateless servers
+			// answer 400 or 404 as well.
 			u.log.Debug("the upstream has no standalone SSE stream", "status", status)
 			return
-		case gotSome:
-			failures = 0
+		case status == 0 && !gotSome:
+			failures++ // not even an HTTP answer
 		default:
-			failures++
+			failures = 0
+		}
+		if failures >= maxStreamFailures {
+			u.fail(fmt.Errorf("the upstream MCP server at %s stopped answering: %w", u.endpoint, err))
+			return
 		}
 		u.log.Debug("upstream SSE stream ended; reopening", "err", err)
 		select {
 		case <-u.ctx.Done():
 			return
-		case <-time.After(time.Second):
+		case <-time.After(streamRetry):
 		}
+	}
+}
+
+// How often and how long to try reopening the GET stream.
+const (
+	maxStreamFailures = 3
+	streamRetry       = 500 * time.Millisecond
+)
+
+// fail makes the relay's next Read return err, as a closed connection.
+func (u *httpUpstream) fail(err error) {
+	select {
+	case u.merged <- readResult{err: err}:
+	case <-u.ctx.Done():
 	}
 }
 
