@@ -353,3 +353,42 @@ func TestWidgetURLBidiShown(t *testing.T) {
 		t.Errorf("shown URL %q hides a direction override", txt)
 	}
 }
+
+func TestNoticeDismiss(t *testing.T) {
+	w, d, _ := mountWidget(t)
+	ctx := d.Context()
+	w.onRequest(ctx, "r1", formParams(t, "Name?", shortSchema), testMeta)
+	w.onSettled(ctx, &wire.SettledParams{RequestID: "r1", Outcome: wire.OutcomeExpired})
+	page := show(t, w, d)
+	page.mustFind(t, "[data-outcome=expired]").mustFind(t, "button[data-action=dismiss]")
+	w.onNoticeDismiss("r1")(ctx, app.Event{Value: app.Undefined()})
+	page = show(t, w, d)
+	if page.find("[data-outcome]") != nil {
+		t.Error("the notice stays after OK")
+	}
+}
+
+func TestDemoPanelLists(t *testing.T) {
+	p := &demoPanel{Token: "t"}
+	d := app.NewClientTester(p)
+	defer d.Close()
+	p.onTools(d.Context(), 200, `{"tools":[{"name":"ask_date","title":"Pick a date","description":"Asks for a <b>date</b>"}]}`)
+	p.results = []demoResult{{Tool: "ask_date", Title: "Pick a date", Text: "You chose 2027-01-01"}}
+	rerender(p, d)
+	page := render(t, p)
+	b := page.mustFind(t, "button[data-demo-tool=ask_date]")
+	if !strings.Contains(b.textContent(), "Asks for a <b>date</b>") {
+		t.Errorf("tool button reads %q", b.textContent())
+	}
+	if !strings.Contains(page.textContent(), "You chose 2027-01-01") {
+		t.Error("the result is not shown")
+	}
+	q := &demoPanel{Token: "t"}
+	e := app.NewClientTester(q)
+	defer e.Close()
+	q.onTools(e.Context(), 401, `{"error":"no"}`)
+	rerender(q, e)
+	if !strings.Contains(render(t, q).textContent(), "could not be loaded") {
+		t.Error("a refused tools list is not explained")
+	}
+}
