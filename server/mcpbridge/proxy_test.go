@@ -169,10 +169,21 @@ func TestProxyPassesThroughUntouched(t *testing.T) {
 					return cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "greet", Arguments: map[string]string{"who": "Ada"}})
 				}},
 				{"ping", func(cs *mcp.ClientSession) (any, error) { return "pong", cs.Ping(ctx, nil) }},
+				{"resources/list", func(cs *mcp.ClientSession) (any, error) { return cs.ListResources(ctx, nil) }},
+				{"prompts/list", func(cs *mcp.ClientSession) (any, error) { return cs.ListPrompts(ctx, nil) }},
+				{"completion/complete", func(cs *mcp.ClientSession) (any, error) {
+					return cs.Complete(ctx, &mcp.CompleteParams{
+						Ref:      &mcp.CompleteReference{Type: "ref/prompt", Name: "greet"},
+						Argument: mcp.CompleteParamsArgument{Name: "who", Value: "A"},
+					})
+				}},
+				{"unknown tool", func(cs *mcp.ClientSession) (any, error) {
+					return cs.CallTool(ctx, &mcp.CallToolParams{Name: "no-such-tool"})
+				}},
 			} {
 				want, wantErr := step.do(direct)
 				got, gotErr := step.do(px.host)
-				if (wantErr == nil) != (gotErr == nil) {
+				if (wantErr == nil) != (gotErr == nil) || (wantErr != nil && wantErr.Error() != gotErr.Error()) {
 					t.Errorf("%s: error %v through the proxy, %v directly", step.name, gotErr, wantErr)
 					continue
 				}
@@ -199,7 +210,11 @@ func asJSON(t *testing.T, v any) any {
 
 // richServer has one of each feature the proxy must not need to know.
 func richServer() *mcp.Server {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "kitchen-sink", Version: "3"}, nil)
+	srv := mcp.NewServer(&mcp.Implementation{Name: "kitchen-sink", Version: "3"}, &mcp.ServerOptions{
+		CompletionHandler: func(_ context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+			return &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: []string{req.Params.Argument.Value + "da", req.Params.Argument.Value + "lan"}}}, nil
+		},
+	})
 	type addIn struct {
 		A int `json:"a"`
 		B int `json:"b"`
