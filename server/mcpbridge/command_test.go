@@ -55,7 +55,18 @@ var widgetLink = regexp.MustCompile(`http://127\.0\.0\.1:\d+/#token=\S+`)
 // prints.
 func watchStderr(t *testing.T, r io.Reader) <-chan string {
 	links := make(chan string, 1)
+	done := make(chan struct{})
+	// t.Log panics once the test has ended: wait for the process's
+	// stderr to close (the test stops the process before its cleanups).
+	t.Cleanup(func() {
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Error("formbridge's stderr stayed open after the test")
+		}
+	})
 	go func() {
+		defer close(done)
 		sc := bufio.NewScanner(r)
 		for sc.Scan() {
 			line := sc.Text()
