@@ -26,6 +26,7 @@ import (
 const tsServer = `
 import { McpServer } from %q;
 import { StdioServerTransport } from %q;
+import { UrlElicitationRequiredError } from %q;
 
 const server = new McpServer({ name: "ts-desk", title: "TS Desk", version: "1.0.0" });
 server.registerTool("book", { description: "books a trip after asking" }, async () => {
@@ -43,6 +44,16 @@ server.registerTool("book", { description: "books a trip after asking" }, async 
   });
   return { content: [{ type: "text", text: JSON.stringify(answer) }] };
 });
+let synced = false;
+server.registerTool("sync", { description: "needs an account link first" }, async () => {
+  if (!synced) {
+    synced = true;
+    const notify = server.server.createElicitationCompletionNotifier("ts-link-1");
+    setTimeout(() => notify(), 200); // the person finished at the link
+    throw new UrlElicitationRequiredError([{ mode: "url", message: "Connect your account", url: "https://auth.example/ts", elicitationId: "ts-link-1" }]);
+  }
+  return { content: [{ type: "text", text: "synced" }] };
+});
 await server.connect(new StdioServerTransport());
 `
 
@@ -52,16 +63,25 @@ type recorder struct {
 	mu    sync.Mutex
 	asked []wire.Implementation
 	keys  [][]string
+	urls  []string
 }
 
 func (r *recorder) Elicit(_ context.Context, _ string, requester wire.Implementation, params json.RawMessage, _ *hub.ElicitOptions) (*wire.ElicitResult, error) {
 	var p struct {
+		Mode            string `json:"mode"`
+		URL             string `json:"url"`
 		RequestedSchema struct {
 			Properties json.RawMessage `json:"properties"`
 		} `json:"requestedSchema"`
 	}
 	if err := json.Unmarshal(params, &p); err != nil {
 		return nil, err
+	}
+	if p.Mode == wire.ModeURL {
+		r.mu.Lock()
+		r.urls = append(r.urls, p.URL)
+		r.mu.Unlock()
+		return &wire.ElicitResult{Action: wire.ActionAccept}, nil
 	}
 	keys, err := objectKeys(p.RequestedSchema.Properties)
 	if err != nil {
@@ -112,7 +132,7 @@ func TestProxyTypeScriptServer(t *testing.T) {
 		}
 	}
 	script := filepath.Join(t.TempDir(), "server.mjs")
-	writeFile(t, script, fmt.Sprintf(tsServer, "file://"+filepath.Join(sdk, "mcp.js"), "file://"+filepath.Join(sdk, "stdio.js")))
+	writeFile(t, script, fmt.Sprintf(tsServer, "file://"+filepath.Join(sdk, "mcp.js"), "file://"+filepath.Join(sdk, "stdio.js"), "file://"+filepath.Join(sdk, "..", "types.js")))
 
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -157,6 +177,21 @@ func TestProxyTypeScriptServer(t *testing.T) {
 	}
 	if diff := cmp.Diff([][]string{{"zeta", "alpha", "mid"}}, keys); diff != "" {
 		t.Errorf("field order (-want +got):\n%s", diff)
+	}
+	// -32042 from the TypeScript server: the link is shown, the server's
+	// completion notification releases the retry, the host sees its result.
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "sync"})
+	if err != nil {
+		t.Fatalf("sync through the proxy: %v", err)
+	}
+	if got := res.Content[0].(*mcp.TextContent).Text; got != "synced" {
+		t.Errorf("sync gave %q, want the retried result", got)
+	}
+	r.mu.Lock()
+	urls := r.urls
+	r.mu.Unlock()
+	if diff := cmp.Diff([]string{"https://auth.example/ts"}, urls); diff != "" {
+		t.Errorf("links shown (-want +got):\n%s", diff)
 	}
 	cs.Close()
 	select {
