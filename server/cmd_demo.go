@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"strings"
 
 	"github.com/formbridge/formbridge/server/demo"
 	"github.com/formbridge/formbridge/server/hub"
@@ -44,8 +45,16 @@ func demoExtras() *extras {
 	return &extras{
 		siteEnv: map[string]string{"FORMBRIDGE_DEMO": "1"},
 		intro:   "The formbridge demo is ready. Open this link in your browser and press a demo button:",
+		outro:   chatExampleLink,
 		extend:  startDemo,
 	}
+}
+
+// chatExampleLink points at the same widget embedded in the example chat
+// page, the demo for people who will embed formbridge in their own UI.
+func chatExampleLink(widgetURL string) string {
+	chat := strings.Replace(widgetURL, "/#", "/examples/chat.html#", 1)
+	return "  To see it embedded in a chat page instead, open:\n\n      " + chat + "\n\n"
 }
 
 // startDemo connects the demo MCP server to the bridge the way a Go host

@@ -195,3 +195,10 @@ func TestDemoPanelGoneWithdrawsQuestion(t *testing.T) {
 		t.Errorf("settled = %s, want request %q cancelled", m.Params, id)
 	}
 }
+
+func TestChatExampleLink(t *testing.T) {
+	got := chatExampleLink("http://127.0.0.1:8080/#token=abc")
+	if !strings.Contains(got, "http://127.0.0.1:8080/examples/chat.html#token=abc\n") {
+		t.Errorf("chat example link = %q, want the chat page with the same fragment", got)
+	}
+}

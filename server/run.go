@@ -95,6 +95,8 @@ func (r *running) wait(ctx context.Context) error {
 type extras struct {
 	siteEnv map[string]string // passed to the widget
 	intro   string            // first line above the link; "" = the usual one
+	// outro, when set, is printed after the link (it gets the link).
+	outro func(widgetURL string) string
 	// extend runs after the bridge is built and before it serves; its
 	// cleanup runs after shutdown.
 	extend func(*bridge) (cleanup func(), err error)
@@ -110,7 +112,11 @@ func serve(ctx context.Context, f *bridgeFlags, stderr io.Writer, x *extras) err
 		return err
 	}
 	defer cleanup()
-	printWidgetURL(stderr, x.intro, r.WidgetURL(r.Hub.DefaultToken()))
+	link := r.WidgetURL(r.Hub.DefaultToken())
+	printWidgetURL(stderr, x.intro, link)
+	if x.outro != nil {
+		fmt.Fprint(stderr, x.outro(link))
+	}
 	return r.wait(ctx)
 }
 
