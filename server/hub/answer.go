@@ -64,14 +64,19 @@ func (c *channel) answer(s *Session, id string, res wire.ElicitResult) error {
 	}
 
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if r.settled {
+		c.mu.Unlock()
 		return nil // the widget heard the outcome when it settled
 	}
 	if len(errs) > 0 {
 		s.push(settledFrame(id, wire.OutcomeRejected, errs))
+		c.mu.Unlock()
 		return nil
 	}
-	c.settleLocked(r, res, s, wire.OutcomeAnswered, wire.OutcomeAnsweredElsewhere)
+	won := c.settleLocked(r, res, s, wire.OutcomeAnswered, wire.OutcomeAnsweredElsewhere)
+	c.mu.Unlock()
+	if won {
+		r.finish()
+	}
 	return nil
 }

@@ -74,36 +74,45 @@ func benchWidget(ctx context.Context, w *widget, answers bool) {
 	}
 }
 
-// BenchmarkPendingMemory holds b.N pending requests (each with its
-// blocked caller) and reports the heap and stacks they take.
+// BenchmarkPendingMemory holds b.N pending requests and reports the heap
+// and goroutine stacks they take (runtime.MemStats HeapInuse and
+// StackInuse, before and after): with caller=goroutine each has a caller
+// blocked in Elicit, with caller=submit each was handed to Submit and
+// costs no goroutine. 100,000 of them: -benchtime=100000x.
 func BenchmarkPendingMemory(b *testing.B) {
-	h := hub.New(&hub.Options{MaxPending: b.N + 1, RatePerMinute: b.N + 1})
-	defer h.Close()
-	params := json.RawMessage(nameForm)
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	for range b.N {
-		wg.Go(func() { h.Elicit(ctx, "default", requester, params, nil) })
+	for _, caller := range []string{"goroutine", "submit"} {
+		b.Run("caller="+caller, func(b *testing.B) {
+			h := hub.New(&hub.Options{MaxPending: b.N + 1, RatePerMinute: b.N + 1})
+			defer h.Close()
+			params := json.RawMessage(nameForm)
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			ctx, cancel := context.WithCancel(context.Background())
+			var wg sync.WaitGroup
+			for range b.N {
+				if caller == "goroutine" {
+					wg.Go(func() { h.Elicit(ctx, "default", requester, params, nil) })
+					continue
+				}
+				wg.Add(1)
+				h.Submit(ctx, "default", requester, params, nil, func(*wire.ElicitResult, error) { wg.Done() })
+			}
+			for h.Pending("default") < b.N {
+				runtime.Gosched()
+			}
+			// Two collections: the first shrinks the callers' stacks grown
+			// while parsing, as a running bridge's periodic collections would.
+			runtime.GC()
+			runtime.GC()
+			runtime.ReadMemStats(&after)
+			heap := float64(after.HeapInuse) - float64(before.HeapInuse)
+			stack := float64(after.StackInuse) - float64(before.StackInuse)
+			b.ReportMetric(heap/float64(b.N), "heap-bytes/pending")
+			b.ReportMetric(stack/float64(b.N), "stack-bytes/pending")
+			b.ReportMetric((heap+stack)/(1<<20), "MB")
+			cancel()
+			wg.Wait()
+		})
 	}
-	w := attach(b, h, "default", false) // the backlog shows every request is pending
-	for w.s.Backlog() < b.N {
-		w.s.Close()
-		runtime.Gosched()
-		w = attach(b, h, "default", false)
-	}
-	// Two collections: the first shrinks the callers' stacks grown while
-	// parsing, as a running bridge's periodic collections would.
-	runtime.GC()
-	runtime.GC()
-	runtime.ReadMemStats(&after)
-	heap := float64(after.HeapInuse) - float64(before.HeapInuse)
-	stack := float64(after.StackInuse) - float64(before.StackInuse)
-	b.ReportMetric(heap/float64(b.N), "heap-bytes/pending")
-	b.ReportMetric(stack/float64(b.N), "stack-bytes/pending")
-	b.ReportMetric((heap+stack)/(1<<20), "MB")
-	cancel()
-	wg.Wait()
 }

@@ -6,6 +6,7 @@ import (
 	"crypto/subtle"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/formbridge/formbridge/app/wire"
 )
@@ -42,6 +43,9 @@ type channel struct {
 	recent   recentRing           // settled requests, to answer late duplicates
 	urls     map[string]*urlState // URL-mode elicitation ids awaiting complete
 	urlSeq   uint64
+	expiry   []*request  // pending requests, a min-heap by deadline (expiry.go)
+	timer    *time.Timer // fires at timerAt for the earliest deadline
+	timerAt  int64       // on the hub's clock; 0 when not armed
 }
 
 func (h *Hub) addChannelLocked(name, token string) *channel {
@@ -143,16 +147,26 @@ func (h *Hub) Authenticate(token string) (channel string, ok bool) {
 // reason, so they can withdraw the forms before the connection closes.
 func (c *channel) shutdown(reason error) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if c.gone != nil {
+		c.mu.Unlock()
 		return
 	}
 	c.gone = reason
+	var settled []*request
 	for r := c.head; r != nil; r = c.head {
-		c.settleLocked(r, cancelResult, nil, "", wire.OutcomeCancelled)
+		if c.settleLocked(r, cancelResult, nil, "", wire.OutcomeCancelled) {
+			settled = append(settled, r)
+		}
+	}
+	if c.timer != nil {
+		c.timer.Stop()
 	}
 	for s := range c.sessions {
 		s.detach(reason)
 		delete(c.sessions, s)
+	}
+	c.mu.Unlock()
+	for _, r := range settled {
+		r.finish()
 	}
 }

@@ -17,6 +17,7 @@ import (
 // one without touching them.
 type Engine interface {
 	Elicit(ctx context.Context, channel string, requester wire.Implementation, params json.RawMessage, opts *ElicitOptions) (*wire.ElicitResult, error)
+	Submit(ctx context.Context, channel string, requester wire.Implementation, params json.RawMessage, opts *ElicitOptions, done func(*wire.ElicitResult, error))
 	Complete(channel, elicitationID string) error
 	Attach(channel string, opts *AttachOptions) (*Session, error)
 	Authenticate(token string) (channel string, ok bool)

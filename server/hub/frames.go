@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"time"
 
 	"github.com/formbridge/formbridge/app/elicit"
 	"github.com/formbridge/formbridge/app/wire"
@@ -53,23 +54,68 @@ func spliceCreate(id string, params json.RawMessage, meta wire.RequestMeta) ([]b
 	if len(p) < 2 || p[0] != '{' || bytes.Contains(p, []byte(`"_meta"`)) || bytes.Contains(p, []byte(`\u`)) {
 		return nil, false
 	}
-	idJSON, err1 := json.Marshal(id)
-	metaJSON, err2 := json.Marshal(meta)
-	if err1 != nil || err2 != nil {
+	if !plainID(id) {
 		return nil, false
 	}
 	rest := bytes.TrimSpace(p[1:])
-	b := make([]byte, 0, len(p)+len(metaJSON)+128)
-	b = append(b, `{"jsonrpc":"2.0","id":`...)
-	b = append(b, idJSON...)
-	b = append(b, `,"method":"`+wire.MethodElicit+`","params":{"_meta":{"`+wire.MetaKey+`":`...)
-	b = append(b, metaJSON...)
+	r := meta.Requester
+	b := make([]byte, 0, len(p)+len(id)+len(r.Name)+len(r.Title)+len(r.Version)+224)
+	b = append(b, `{"jsonrpc":"2.0","id":"`...)
+	b = append(b, id...)
+	b = append(b, `","method":"`+wire.MethodElicit+`","params":{"_meta":{"`+wire.MetaKey+`":`...)
+	b = appendMeta(b, meta)
 	b = append(b, '}')
 	if rest[0] != '}' {
 		b = append(b, ',')
 	}
 	b = append(b, rest...)
 	return append(b, '}'), true
+}
+
+// appendMeta appends meta as json.Marshal encodes it, without reflection:
+// this runs for every request, on the caller's goroutine, whose stack
+// stays small while it waits.
+func appendMeta(b []byte, meta wire.RequestMeta) []byte {
+	r := meta.Requester
+	b = append(b, `{"requester":{"name":`...)
+	b = appendString(b, r.Name)
+	if r.Title != "" {
+		b = append(b, `,"title":`...)
+		b = appendString(b, r.Title)
+	}
+	if r.Version != "" {
+		b = append(b, `,"version":`...)
+		b = appendString(b, r.Version)
+	}
+	b = append(b, `},"createdAt":`...)
+	b = appendTime(b, meta.CreatedAt)
+	b = append(b, `,"expiresAt":`...)
+	b = appendTime(b, meta.ExpiresAt)
+	return append(b, '}')
+}
+
+// appendString appends s as a JSON string, exactly as encoding/json
+// writes it: printable ASCII other than '"', '\\', '<', '>' and '&' as is,
+// anything else through encoding/json.
+func appendString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s) // a string always encodes
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+// appendTime appends t as time.Time's MarshalJSON does (RFC 3339 with
+// the fraction's trailing zeros cut). Years outside 0..9999, which it
+// refuses, cannot occur: t is now, or now plus at most a day.
+func appendTime(b []byte, t time.Time) []byte {
+	b = append(b, '"')
+	b = t.AppendFormat(b, time.RFC3339Nano)
+	return append(b, '"')
 }
 
 // settledFrame encodes notifications/formbridge/settled. Without errors,

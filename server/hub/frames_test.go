@@ -85,3 +85,33 @@ func TestSettledFrame(t *testing.T) {
 		}
 	}
 }
+
+// appendMeta writes exactly what encoding/json writes for a RequestMeta.
+func TestAppendMeta(t *testing.T) {
+	base := time.Date(2026, 12, 2, 16, 46, 39, 0, time.UTC)
+	for _, tt := range []struct {
+		name string
+		meta wire.RequestMeta
+	}{
+		{"name only", wire.RequestMeta{Requester: wire.Implementation{Name: "srv"}, CreatedAt: base, ExpiresAt: base.Add(time.Minute)}},
+		{"all fields, milliseconds", wire.RequestMeta{
+			Requester: wire.Implementation{Name: "test-server", Title: "Test Server", Version: "1.0"},
+			CreatedAt: base.Add(123 * time.Millisecond), ExpiresAt: base.Add(10*time.Minute + 120*time.Millisecond),
+		}},
+		{"escapes", wire.RequestMeta{
+			Requester: wire.Implementation{Name: `a"b\c<d>&e`, Title: "tab\there\u2028 é ✓", Version: "bad \xff utf-8"},
+			CreatedAt: base, ExpiresAt: base,
+		}},
+		{"empty name", wire.RequestMeta{CreatedAt: base, ExpiresAt: base.Add(24 * time.Hour)}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			want, err := json.Marshal(tt.meta)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := appendMeta(nil, tt.meta); string(got) != string(want) {
+				t.Errorf("appendMeta:\n got %s\nwant %s", got, want)
+			}
+		})
+	}
+}

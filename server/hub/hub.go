@@ -12,6 +12,7 @@ package hub
 import (
 	"crypto/rand"
 	"errors"
+	"hash/maphash"
 	"io"
 	"log/slog"
 	"strings"
@@ -71,6 +72,8 @@ type Hub struct {
 	log      *slog.Logger
 	idPrefix string        // random per hub, so ids from before a restart never match
 	seq      atomic.Uint64 // request ids
+	epoch    time.Time     // zero of the hub's clock, for deadlines
+	parsed   parseCache
 
 	mu       sync.RWMutex
 	channels map[string]*channel
@@ -113,6 +116,8 @@ func New(opts *Options) *Hub {
 		opts:     o,
 		log:      log,
 		idPrefix: strings.ToLower(rand.Text()[:6]),
+		epoch:    time.Now(),
+		parsed:   parseCache{seed: maphash.MakeSeed()},
 		channels: make(map[string]*channel),
 		byToken:  make(map[tokenKey]*channel),
 	}

@@ -20,20 +20,30 @@ type ElicitOptions struct {
 
 var cancelResult = wire.ElicitResult{Action: wire.ActionCancel}
 
-// request is one pending elicitation. Its fields after done is closed are
-// read-only.
+// request is one pending elicitation. It is what 100,000 waiting
+// questions are made of, so it holds little: the frame (the server's
+// params once, inside it), the parsed form (shared through the parse
+// cache), and links into its channel's queue and expiry heap. Its fields
+// are guarded by channel.mu until it settles, and read-only after.
 type request struct {
 	id    string
 	form  *elicit.Form // nil in URL mode
-	url   bool
-	eid   string // URL mode: the server's elicitationId
-	frame []byte // the elicitation/create frame, encoded once for every widget
+	eid   string       // URL mode: the server's elicitationId
+	frame []byte       // the elicitation/create frame, encoded once for every widget
 
 	prev, next *request // channel.head..tail, arrival order
+	deadline   int64    // on the hub's clock
+	index      int32    // in channel.expiry; -1 when not there
+	url        bool
+	settled    bool
 
-	done    chan struct{}
-	settled bool // under channel.mu
-	result  wire.ElicitResult
+	// How the caller hears the end: Elicit waits for done to close;
+	// Submit gave a callback, and stop unhooks it from its context.
+	done   chan struct{}
+	cb     func(*wire.ElicitResult, error)
+	stop   func() bool
+	result wire.ElicitResult
+	err    error // the caller's ctx.Err() when its context settled it (Submit)
 }
 
 // Elicit puts params in front of the people on channel and blocks until
@@ -43,50 +53,14 @@ type request struct {
 //   - unknown channel: ErrNoChannel;
 //   - expiry or hub shutdown: action "cancel" and a nil error;
 //   - ctx ended: ctx.Err(), after the widgets were told "cancelled".
+//
+// A caller that can wait without a goroutine of its own uses Submit.
 func (h *Hub) Elicit(ctx context.Context, channel string, requester wire.Implementation, params json.RawMessage, opts *ElicitOptions) (*wire.ElicitResult, error) {
-	c, err := h.channel(channel)
-	if err != nil {
-		return nil, err
+	r := &request{done: make(chan struct{})}
+	c, res, err := h.submit(ctx, channel, requester, params, opts, r)
+	if c == nil {
+		return res, err
 	}
-	if h.isClosed() {
-		return &wire.ElicitResult{Action: wire.ActionCancel}, nil
-	}
-	parsed, err := elicit.ParseRequest(params)
-	if err != nil {
-		return nil, invalidParams(err)
-	}
-	timeout := h.opts.Timeout
-	if opts != nil && opts.Timeout > 0 {
-		timeout = opts.Timeout
-	}
-	now := time.Now()
-	r := &request{
-		id:   h.idPrefix + "-" + strconv.FormatUint(h.seq.Add(1), 36),
-		form: parsed.Form,
-		url:  parsed.Mode == elicit.ModeURL,
-		eid:  parsed.ElicitationID,
-		done: make(chan struct{}),
-	}
-	meta := wire.RequestMeta{
-		Requester: boundRequester(requester),
-		CreatedAt: now.UTC().Truncate(time.Millisecond),
-		ExpiresAt: now.Add(timeout).UTC().Truncate(time.Millisecond),
-	}
-	if r.frame, err = encodeCreate(r.id, params, meta); err != nil {
-		return nil, &wire.Error{Code: wire.CodeInvalidParams, Message: err.Error()}
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err // gone before it was asked: no widget sees it
-	}
-	if err := c.add(r, now); err != nil {
-		if errors.Is(err, ErrClosed) {
-			return &wire.ElicitResult{Action: wire.ActionCancel}, nil
-		}
-		return nil, err
-	}
-
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
 	select {
 	case <-r.done:
 	case <-ctx.Done():
@@ -95,12 +69,115 @@ func (h *Hub) Elicit(ctx context.Context, channel string, requester wire.Impleme
 		}
 		// An answer won the race with the caller leaving: report it.
 		<-r.done
-	case <-timer.C:
-		c.settle(r, cancelResult, wire.OutcomeExpired)
-		<-r.done
 	}
-	res := r.result
-	return &res, nil
+	res = &wire.ElicitResult{Action: r.result.Action, Content: r.result.Content}
+	return res, nil
+}
+
+// Submit is Elicit for a caller that can wait without a goroutine (an
+// event loop, or a goroutine that waits anyway, like an HTTP handler's):
+// it returns at once, and done is called exactly once with what Elicit
+// would have returned. A refusal (bad params, limits, unknown channel)
+// calls done before Submit returns; otherwise done is called later, from
+// whichever goroutine settled the request, with no hub lock held. done
+// must not block; it may call into the hub.
+//
+// A pending request costs no goroutine this way: only its frame, its
+// place in the channel and, when ctx can end, a context.AfterFunc.
+func (h *Hub) Submit(ctx context.Context, channel string, requester wire.Implementation, params json.RawMessage, opts *ElicitOptions, done func(*wire.ElicitResult, error)) {
+	r := &request{cb: done}
+	c, res, err := h.submit(ctx, channel, requester, params, opts, r)
+	if c == nil {
+		done(res, err)
+		return
+	}
+	if ctx.Done() == nil {
+		return // a context that never ends
+	}
+	stop := context.AfterFunc(ctx, func() {
+		c.mu.Lock()
+		won := c.settleLocked(r, cancelResult, nil, "", wire.OutcomeCancelled)
+		if won {
+			r.err = ctx.Err()
+		}
+		c.mu.Unlock()
+		if won {
+			r.finish()
+		}
+	})
+	c.mu.Lock()
+	if !r.settled {
+		r.stop = stop // finish calls it
+		stop = nil
+	}
+	c.mu.Unlock()
+	if stop != nil {
+		stop() // settled already: unhook from ctx
+	}
+}
+
+// submit checks params, and queues r on the channel. A nil channel means
+// the request was not queued and res, err are the caller's answer.
+func (h *Hub) submit(ctx context.Context, channel string, requester wire.Implementation, params json.RawMessage, opts *ElicitOptions, r *request) (c *channel, res *wire.ElicitResult, err error) {
+	c, err = h.channel(channel)
+	if err != nil {
+		return nil, nil, err
+	}
+	if h.isClosed() {
+		return nil, &wire.ElicitResult{Action: wire.ActionCancel}, nil
+	}
+	parsed, err := h.parsed.parse(params)
+	if err != nil {
+		return nil, nil, invalidParams(err)
+	}
+	timeout := h.opts.Timeout
+	if opts != nil && opts.Timeout > 0 {
+		timeout = opts.Timeout
+	}
+	now := time.Now()
+	r.id = h.idPrefix + "-" + strconv.FormatUint(h.seq.Add(1), 36)
+	r.form = parsed.Form
+	r.url = parsed.Mode == elicit.ModeURL
+	r.eid = parsed.ElicitationID
+	r.deadline = h.clock(now) + int64(timeout)
+	r.index = -1
+	meta := wire.RequestMeta{
+		Requester: boundRequester(requester),
+		CreatedAt: now.UTC().Truncate(time.Millisecond),
+		ExpiresAt: now.Add(timeout).UTC().Truncate(time.Millisecond),
+	}
+	if r.frame, err = encodeCreate(r.id, params, meta); err != nil {
+		return nil, nil, &wire.Error{Code: wire.CodeInvalidParams, Message: err.Error()}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err // gone before it was asked: no widget sees it
+	}
+	if err := c.add(r, now); err != nil {
+		if errors.Is(err, ErrClosed) {
+			return nil, &wire.ElicitResult{Action: wire.ActionCancel}, nil
+		}
+		return nil, nil, err
+	}
+	return c, nil, nil
+}
+
+// finish tells the caller how r settled. It runs once, after settleLocked
+// returned true, with no hub lock held.
+func (r *request) finish() {
+	if r.done != nil {
+		close(r.done)
+	}
+	if r.cb == nil {
+		return
+	}
+	if r.stop != nil {
+		r.stop()
+	}
+	if r.err != nil {
+		r.cb(nil, r.err)
+		return
+	}
+	r.cb(&wire.ElicitResult{Action: r.result.Action, Content: r.result.Content}, nil)
 }
 
 // maxRequesterText bounds each field of the requester: it is shown to the
@@ -159,6 +236,7 @@ func (c *channel) add(r *request, now time.Time) error {
 	} else {
 		r.prev, c.tail.next, c.tail = c.tail, r, r
 	}
+	c.pushExpiry(r, c.h.clock(now))
 	if r.url {
 		c.trackURL(r.eid)
 	}
@@ -179,12 +257,18 @@ type RateLimitData struct {
 // that holds r hears outcome. It reports whether this call settled r.
 func (c *channel) settle(r *request, res wire.ElicitResult, outcome string) bool {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.settleLocked(r, res, nil, "", outcome)
+	won := c.settleLocked(r, res, nil, "", outcome)
+	c.mu.Unlock()
+	if won {
+		r.finish()
+	}
+	return won
 }
 
 // settleLocked ends r with res: winner (nil unless a widget answered)
 // hears winnerOutcome, every other widget that holds r hears others.
+// When it returns true the caller calls r.finish once it has let go of
+// c.mu, so callers are told after the widgets, outside the lock.
 func (c *channel) settleLocked(r *request, res wire.ElicitResult, winner *Session, winnerOutcome, others string) bool {
 	if r.settled {
 		return false
@@ -203,6 +287,7 @@ func (c *channel) settleLocked(r *request, res wire.ElicitResult, winner *Sessio
 		c.tail = r.prev
 	}
 	r.prev, r.next = nil, nil
+	c.removeExpiry(r)
 	if r.url && res.Action != wire.ActionAccept {
 		delete(c.urls, r.eid) // nothing will complete it
 	}
@@ -222,6 +307,5 @@ func (c *channel) settleLocked(r *request, res wire.ElicitResult, winner *Sessio
 		}
 		s.push(othersFrame)
 	}
-	close(r.done)
 	return true
 }

@@ -86,6 +86,17 @@ func (h *Hub) Widgets(channel string) int {
 	return len(c.sessions)
 }
 
+// Pending counts the requests waiting on a channel (0 for an unknown one).
+func (h *Hub) Pending(channel string) int {
+	c, err := h.channel(channel)
+	if err != nil {
+		return 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.pending)
+}
+
 // Channel is the name of the session's channel.
 func (s *Session) Channel() string { return s.channel }
 
