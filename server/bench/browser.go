@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -73,13 +75,44 @@ func newBrowser(ctx context.Context, exe, probe string) (*browser, error) {
 		return nil, fmt.Errorf("starting Chromium: %w", err)
 	}
 	if probe != "" {
-		if _, err := chromedp.Call(bctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: probe}); err != nil {
+		if _, err := chromedp.Call(bctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: marksProbe + probe}); err != nil {
 			b.cancel()
 			return nil, err
 		}
 	}
 	return b, nil
 }
+
+// marksProbe records, in window.__fbMarks, when the page reached each
+// step of starting (the page's clock, ms since navigation started), to
+// say where a load's time goes.
+const marksProbe = `(() => {
+  const m = window.__fbMarks = {};
+  const mark = (k) => { if (!(k in m)) m[k] = performance.now(); };
+  const is = WebAssembly.instantiateStreaming;
+  if (is) WebAssembly.instantiateStreaming = function (...a) {
+    mark("1 wasm requested");
+    return is.apply(this, a).then((r) => { mark("2 wasm compiled"); return r; });
+  };
+  new MutationObserver((_, o) => {
+    if ("2 wasm compiled" in m) mark("3 page changed by the wasm");
+    if (document.querySelector("form[data-elicitation-id]")) { mark("8 form in the page"); o.disconnect(); }
+  }).observe(document, {childList: true, subtree: true, attributes: true});
+  const WS = window.WebSocket;
+  const Wrapped = function (...a) {
+    mark("4 WebSocket created");
+    const ws = new WS(...a);
+    ws.addEventListener("open", () => mark("5 WebSocket open"));
+    ws.addEventListener("message", (e) => {
+      mark("6 first frame in");
+      if (typeof e.data === "string" && e.data.includes('"elicitation/create"')) mark("7 request frame in");
+    });
+    return ws;
+  };
+  Wrapped.prototype = WS.prototype;
+  for (const k of ["CONNECTING", "OPEN", "CLOSING", "CLOSED"]) Wrapped[k] = WS[k];
+  window.WebSocket = Wrapped;
+})();`
 
 // Probes, installed before any of the page's own scripts, record in
 // window.__fbT the page's clock (milliseconds since navigation started)
@@ -108,15 +141,15 @@ const (
 // in ms. The mark is read as wall-clock time (the page's timeOrigin plus
 // its clock), so a reload the page does on its own (a service worker
 // taking over, say) counts in the time instead of restarting it.
-func (b *browser) load(url string) (float64, error) {
+func (b *browser) load(url string) (float64, map[string]float64, error) {
 	ctx, cancel := context.WithTimeout(b.ctx, loadTimeout)
 	defer cancel()
 	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	start := time.Now()
 	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	var err error
 	for ctx.Err() == nil {
@@ -124,7 +157,8 @@ func (b *browser) load(url string) (float64, error) {
 		at, err = chromedp.Run(ctx, chromedp.Poll[float64]("window.__fbT && performance.timeOrigin + window.__fbT",
 			chromedp.WithPollingInterval(5*time.Millisecond), chromedp.WithPollingTimeout(loadTimeout)))
 		if err == nil {
-			return at - float64(start.UnixNano())/1e6, nil
+			marks, _ := chromedp.Run(ctx, chromedp.Evaluate[map[string]float64]("window.__fbMarks"))
+			return at - float64(start.UnixNano())/1e6, marks, nil
 		}
 		if !strings.Contains(err.Error(), "context") {
 			break // not the page replacing its document: give up
@@ -134,7 +168,7 @@ func (b *browser) load(url string) (float64, error) {
 	dctx, dcancel := context.WithTimeout(b.ctx, 2*time.Second)
 	defer dcancel()
 	state, _ := chromedp.Run(dctx, chromedp.Evaluate[string](`(document.activeElement ? document.activeElement.outerHTML.slice(0, 200) : "no focus") + " | " + document.body.outerHTML.slice(0, 600)`))
-	return 0, fmt.Errorf("%w; the page: %s", err, state)
+	return 0, nil, fmt.Errorf("%w; the page: %s", err, state)
 }
 
 // webFolder makes a web folder for one build: the repository's web files
@@ -210,6 +244,12 @@ func benchLoads(ctx context.Context, c *config, r *report, exe string, bw, bh *b
 	}
 	cold := map[string]samples{}
 	warm := map[string]samples{}
+	steps := map[string]samples{} // "cold widget 1 wasm requested" -> ms
+	addMarks := func(kind, name string, marks map[string]float64) {
+		for k, v := range marks {
+			steps[kind+"\x00"+name+"\x00"+k] = append(steps[kind+"\x00"+name+"\x00"+k], v)
+		}
+	}
 	for run := range c.runs {
 		for i := range targets {
 			// Alternate which goes first, so neither always meets a
@@ -219,19 +259,21 @@ func benchLoads(ctx context.Context, c *config, r *report, exe string, bw, bh *b
 			if err != nil {
 				return err
 			}
-			v, err := b.load(t.url)
+			v, marks, err := b.load(t.url)
 			if err != nil {
 				b.cancel()
 				return fmt.Errorf("%s, cold load: %w", t.name, err)
 			}
 			cold[t.name] = append(cold[t.name], v)
+			addMarks("cold", t.name, marks)
 			for range warmLoads {
-				v, err := b.load(t.url)
+				v, marks, err := b.load(t.url)
 				if err != nil {
 					b.cancel()
 					return fmt.Errorf("%s, warm load: %w", t.name, err)
 				}
 				warm[t.name] = append(warm[t.name], v)
+				addMarks("warm", t.name, marks)
 			}
 			b.cancel()
 		}
@@ -255,5 +297,14 @@ func benchLoads(ctx context.Context, c *config, r *report, exe string, bw, bh *b
 			fmt.Sprintf("%s vs %s = %s×", fmtMS(w.median()), fmtMS(h.median()), fmtRatio(w.median()/h.median())), w.median() <= loadBudget*h.median())
 	}
 	s.table([]string{"", "median", "p99", "loads"}, rows)
+
+	s.printf("Where a load's time goes: the median time of each step, in ms from the navigation's start by the page's clock (a wrapped `WebAssembly.instantiateStreaming` and `WebSocket`):\n\n")
+	keys := slices.Sorted(maps.Keys(steps))
+	rows = nil
+	for _, k := range keys {
+		parts := strings.SplitN(k, "\x00", 3)
+		rows = append(rows, []string{parts[0], parts[1], parts[2][2:], fmtMS(steps[k].median())})
+	}
+	s.table([]string{"load", "page", "step", "median"}, rows)
 	return nil
 }
