@@ -2,6 +2,7 @@ package gateway_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -176,6 +177,15 @@ func TestMalformedFrames(t *testing.T) {
 			m := c.recv()
 			if m.Error == nil || m.Error.Code != tt.code || string(m.ID) != tt.id {
 				t.Errorf("got id %s error %+v; want id %s code %d", m.ID, m.Error, tt.id, tt.code)
+			}
+			if tt.code != wire.CodeUnknownRequest {
+				return
+			}
+			// Then a notice the widget withdraws the stale form on.
+			m = c.recv()
+			var p wire.SettledParams
+			if m.Method != wire.MethodSettled || json.Unmarshal(m.Params, &p) != nil || p.RequestID != "nope" || p.Outcome != hub.OutcomeUnknown {
+				t.Errorf("after -32003: %s %s; want settled nope unknown", m.Method, m.Params)
 			}
 		})
 	}

@@ -86,9 +86,21 @@ func (c *conn) answer(m *wire.Message) {
 	case err == nil:
 	case errors.Is(err, hub.ErrUnknownRequest):
 		// Not abuse: a widget retrying after a bridge restart does this.
+		// The error answers the response; the settled notice is what a
+		// widget acts on to withdraw the form, as for any other outcome.
 		c.send(wire.NewError(m.ID, wire.CodeUnknownRequest, "no pending request has this id", nil))
+		c.notifySettled(id, hub.OutcomeUnknown)
 	case errors.As(err, &werr):
 		c.fail(m.ID, werr.Code, werr.Message)
+	}
+}
+
+// notifySettled sends a settled notification now, outside the hub's
+// queue: for a request the hub does not hold, nothing queued concerns it.
+func (c *conn) notifySettled(id, outcome string) {
+	m, err := wire.NewNotification(wire.MethodSettled, wire.SettledParams{RequestID: id, Outcome: outcome})
+	if err == nil {
+		c.send(m)
 	}
 }
 

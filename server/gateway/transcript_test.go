@@ -243,6 +243,7 @@ var scenarios = []struct {
 		a.recv()
 		a.send(`{"jsonrpc":"2.0","id":"gone","result":{"action":"cancel"}}`)
 		a.recv()
+		a.recv()
 		a.send(`{"jsonrpc":"2.0","id":"gone","result":{"action":"later"}}`)
 		a.recv()
 	}},

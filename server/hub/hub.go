@@ -26,6 +26,13 @@ import (
 // DefaultChannel is the channel that always exists.
 const DefaultChannel = "default"
 
+// OutcomeUnknown is the settled outcome the gateway sends, after error
+// -32003, for an answer to a request this bridge does not hold (it
+// restarted since, or forgot the request long ago): the widget withdraws
+// that form. It belongs beside wire's other outcomes; widgets that do
+// not know it treat it as any unknown outcome, "no longer waiting".
+const OutcomeUnknown = "unknown"
+
 // Defaults of Options.
 const (
 	DefaultTimeout       = 10 * time.Minute
