@@ -56,8 +56,18 @@ func (a *api) elicit(w http.ResponseWriter, r *http.Request) {
 	rc.SetReadDeadline(time.Time{})
 	rc.SetWriteDeadline(time.Time{})
 	channel := r.PathValue("channel")
-	res, err := a.h.Elicit(r.Context(), channel, body.Requester, body.Params,
-		&hub.ElicitOptions{Timeout: time.Duration(t * float64(time.Second))})
+	// Submit, not Elicit: the request waits on this handler's goroutine,
+	// which waits anyway, and holds none of its own in the hub.
+	type outcome struct {
+		res *wire.ElicitResult
+		err error
+	}
+	settled := make(chan outcome, 1)
+	a.h.Submit(r.Context(), channel, body.Requester, body.Params,
+		&hub.ElicitOptions{Timeout: time.Duration(t * float64(time.Second))},
+		func(res *wire.ElicitResult, err error) { settled <- outcome{res, err} })
+	o := <-settled
+	res, err := o.res, o.err
 	if err != nil {
 		if r.Context().Err() != nil {
 			// The caller left; the request was withdrawn from the widgets.
