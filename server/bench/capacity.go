@@ -38,7 +38,7 @@ func benchCapacity(ctx context.Context, c *config, r *report) error {
 	if fileLimit() < nw+256 {
 		return fmt.Errorf("the open-file limit (%d) is too low for %d idle widgets", fileLimit(), nw)
 	}
-	var perWidget, goroutines, perPending, pendingTotal samples
+	var perWidget, goroutines, perPending, pendingTotal, perSubmit, submitTotal samples
 	for run := range runs {
 		per, g, err := idleRun(ctx, nw)
 		if err != nil {
@@ -46,27 +46,37 @@ func benchCapacity(ctx context.Context, c *config, r *report) error {
 		}
 		perWidget = append(perWidget, per)
 		goroutines = append(goroutines, g)
-		per, err = pendingRun(ctx, np)
+		per, err = pendingRun(ctx, np, false)
 		if err != nil {
 			return fmt.Errorf("pending requests, run %d: %w", run, err)
 		}
 		perPending = append(perPending, per)
 		pendingTotal = append(pendingTotal, per*pendingRequests/1e6)
+		per, err = pendingRun(ctx, np, true)
+		if err != nil {
+			return fmt.Errorf("pending requests through Submit, run %d: %w", run, err)
+		}
+		perSubmit = append(perSubmit, per)
+		submitTotal = append(submitTotal, per*pendingRequests/1e6)
 	}
 	s := r.section("Capacity")
 	s.printf("Resident memory of the bridge's own process (VmRSS from /proc/self/status), after a garbage collection that returns free memory to the system, before and after; %d runs. ", runs)
-	s.printf("Idle widgets: %d simulated widgets connect from a child process and say hello, then stay idle. Pending requests: %d callers block in `hub.Elicit` (the small form of the other benchmarks) with no widget connected; the callers' goroutines are counted.\n\n", nw, np)
+	s.printf("Idle widgets: %d simulated widgets connect from a child process and say hello, then stay idle. ", nw)
+	s.printf("Pending requests: %d requests (the small form of the other benchmarks) with no widget connected, held two ways: Go API callers blocked in `hub.Elicit`, whose goroutines are counted, and `hub.Submit` with a callback, as the HTTP API holds them (its handler's goroutine is net/http's, not counted here).\n\n", np)
 	s.table([]string{"", "median", "largest", "target"}, [][]string{
 		{"resident memory per idle widget", kib(perWidget.median()), kib(perWidget.quantile(1)), kib(idleBytesTarget)},
 		{"goroutines per idle widget", fmt.Sprintf("%.2f", goroutines.median()), fmt.Sprintf("%.2f", goroutines.quantile(1)), ""},
-		{"resident memory per pending request", kib(perPending.median()), kib(perPending.quantile(1)), ""},
-		{fmt.Sprintf("%d pending requests", pendingRequests), fmt.Sprintf("%.0f MB", pendingTotal.median()), fmt.Sprintf("%.0f MB", pendingTotal.quantile(1)), fmt.Sprintf("%d MB", pendingMBTarget)},
+		{"resident memory per pending request, hub.Elicit", kib(perPending.median()), kib(perPending.quantile(1)), ""},
+		{fmt.Sprintf("%d pending requests, hub.Elicit", pendingRequests), fmt.Sprintf("%.0f MB", pendingTotal.median()), fmt.Sprintf("%.0f MB", pendingTotal.quantile(1)), fmt.Sprintf("%d MB", pendingMBTarget)},
+		{"resident memory per pending request, hub.Submit", kib(perSubmit.median()), kib(perSubmit.quantile(1)), ""},
+		{fmt.Sprintf("%d pending requests, hub.Submit", pendingRequests), fmt.Sprintf("%.0f MB", submitTotal.median()), fmt.Sprintf("%.0f MB", submitTotal.quantile(1)), fmt.Sprintf("%d MB", pendingMBTarget)},
 	})
 	if np != pendingRequests {
 		s.printf("Counts were scaled: the %d-request figure is the measured cost per request times %d.\n\n", pendingRequests, pendingRequests)
 	}
 	r.target(fmt.Sprintf("%d idle widgets", nw), "≤ "+kib(idleBytesTarget)+" RSS each", kib(perWidget.median())+" each", perWidget.median() <= idleBytesTarget)
-	r.target(fmt.Sprintf("%d pending elicitations", pendingRequests), fmt.Sprintf("≤ %d MB", pendingMBTarget), fmt.Sprintf("%.0f MB", pendingTotal.median()), pendingTotal.median() <= pendingMBTarget)
+	r.target(fmt.Sprintf("%d pending elicitations, Go API callers blocked in hub.Elicit", pendingRequests), fmt.Sprintf("≤ %d MB", pendingMBTarget), fmt.Sprintf("%.0f MB", pendingTotal.median()), pendingTotal.median() <= pendingMBTarget)
+	r.target(fmt.Sprintf("%d pending elicitations, held by hub.Submit (the HTTP API's way)", pendingRequests), fmt.Sprintf("≤ %d MB", pendingMBTarget), fmt.Sprintf("%.0f MB", submitTotal.median()), submitTotal.median() <= pendingMBTarget)
 	return nil
 }
 
@@ -135,8 +145,9 @@ func idleRun(ctx context.Context, n int) (float64, float64, error) {
 	return float64(after-before) / float64(n), float64(g1-g0) / float64(n), nil
 }
 
-// pendingRun returns the resident bytes one pending request costs.
-func pendingRun(ctx context.Context, n int) (float64, error) {
+// pendingRun returns the resident bytes one pending request costs, held
+// by a blocked hub.Elicit or, with submit, by hub.Submit's callback.
+func pendingRun(ctx context.Context, n int, submit bool) (float64, error) {
 	h := hub.New(&hub.Options{MaxPending: n + 1, RatePerMinute: 1 << 30, Timeout: 10 * time.Minute})
 	defer h.Close()
 	before, err := settledRSS()
@@ -150,7 +161,12 @@ func pendingRun(ctx context.Context, n int) (float64, error) {
 	defer wg.Wait()
 	defer cancel()
 	for range n {
-		wg.Go(func() { h.Elicit(ctx, hub.DefaultChannel, benchRequester, params, nil) })
+		if submit {
+			wg.Add(1)
+			h.Submit(ctx, hub.DefaultChannel, benchRequester, params, nil, func(*wire.ElicitResult, error) { wg.Done() })
+		} else {
+			wg.Go(func() { h.Elicit(ctx, hub.DefaultChannel, benchRequester, params, nil) })
+		}
 	}
 	// A widget that attaches gets every pending request as its backlog:
 	// that says when all n are held.
