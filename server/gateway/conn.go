@@ -195,19 +195,20 @@ func (c *conn) drain() {
 	}
 }
 
-// writeBatch writes frames under one deadline, corked so that several go
-// out in one system call. It reports whether all were written.
+// writeBatch writes frames corked, so that they go out in one system
+// call when the caller uncorks. It reports whether all were framed.
+//
+// The frames are written with a context that never ends: corked, they
+// only reach the cork's buffer, and the cork bounds its own writes to
+// the network with WriteTimeout. (A context with a deadline would cost
+// coder/websocket a context.AfterFunc for every frame.)
 func (c *conn) writeBatch(batch [][]byte) bool {
 	if len(batch) == 0 {
 		return true
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), WriteTimeout)
-	defer cancel()
-	if len(batch) > 1 {
-		c.cork.cork()
-	}
+	c.cork.cork()
 	for _, f := range batch {
-		if c.writeCtx(ctx, f) != nil {
+		if c.writeCtx(context.Background(), f) != nil {
 			c.cork.uncork()
 			return false
 		}
