@@ -74,6 +74,7 @@ Examples:
 			proxy.Eliciter = b.Hub
 			if up.URL != "" {
 				httpHost = mcpbridge.NewHTTPHost(ctx, proxy, up.Dial)
+				httpHost.APIKey = *cfg.apiKey
 				b.Handle("/mcp", httpHost)
 			}
 			return func() {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,6 +29,12 @@ type HTTPHost struct {
 	// MaxSessions bounds concurrent host sessions (each holds an upstream
 	// connection); 0 = 64. Set it before serving.
 	MaxSessions int
+	// APIKey, when set, must come with every request as
+	// "Authorization: Bearer <key>". Without one, only connections made
+	// to a loopback address are served: /mcp reaches the upstream's tools
+	// with the proxy's own standing, which the network must not get for
+	// free when the bridge listens on another interface.
+	APIKey string
 
 	proxy *Proxy
 	cop   *http.CrossOriginProtection
@@ -59,9 +67,27 @@ func (h *HTTPHost) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "cross-origin requests are refused", http.StatusForbidden)
 		return
 	}
-	if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && isLoopback(local.String()) && !isLoopback(r.Host) {
+	local, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	onLoopback := local != nil && isLoopback(local.String())
+	if onLoopback && !isLoopback(r.Host) {
 		http.Error(w, fmt.Sprintf("refused: Host %q is not this machine", r.Host), http.StatusForbidden)
 		return
+	}
+	switch {
+	case h.APIKey != "":
+		if !bearerMatches(r, h.APIKey) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="formbridge"`)
+			http.Error(w, "send the proxy's API key as Authorization: Bearer <key>", http.StatusUnauthorized)
+			return
+		}
+	case !onLoopback:
+		http.Error(w, "this proxy serves MCP hosts on other machines only with an API key (--api-key)", http.StatusForbidden)
+		return
+	}
+	// The go-sdk bounds bodies in its handler, not in the transport this
+	// serves with, so the bound is set here for every request.
+	if r.Body != nil {
+		r.Body = http.MaxBytesReader(w, r.Body, mcp.DefaultMaxRequestBodyBytes)
 	}
 	id := r.Header.Get(sessionHeader)
 	if id != "" {
@@ -85,8 +111,13 @@ func (h *HTTPHost) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "start a session with a POST of initialize", http.StatusMethodNotAllowed)
 		return
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, 4<<20))
+	body, err := io.ReadAll(r.Body)
 	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			http.Error(w, "the request body is too large", http.StatusRequestEntityTooLarge)
+			return
+		}
 		http.Error(w, "failed to read the request body", http.StatusBadRequest)
 		return
 	}
@@ -122,37 +153,46 @@ func (h *HTTPHost) open() (*httpSession, error) {
 	if max <= 0 {
 		max = 64
 	}
+	// The slot is taken before dialing (a nil entry, which requests treat
+	// as unknown), so concurrent initializes cannot all pass the count.
+	id := rand.Text()
 	h.mu.Lock()
-	n := len(h.sessions)
-	h.mu.Unlock()
-	if n >= max {
+	if len(h.sessions) >= max {
+		h.mu.Unlock()
 		return nil, errTooManySessions
+	}
+	h.sessions[id] = nil
+	h.mu.Unlock()
+	release := func() {
+		h.mu.Lock()
+		delete(h.sessions, id)
+		h.mu.Unlock()
 	}
 	ctx, cancel := context.WithCancel(h.ctx)
 	up, err := h.dial(ctx)
 	if err != nil {
 		cancel()
+		release()
 		return nil, err
 	}
-	t := &mcp.StreamableServerTransport{SessionID: rand.Text()}
+	t := &mcp.StreamableServerTransport{SessionID: id}
 	host, err := t.Connect(ctx)
 	if err != nil {
 		cancel()
 		up.Close()
+		release()
 		return nil, err
 	}
 	s := &httpSession{transport: t, cancel: cancel}
 	h.mu.Lock()
-	h.sessions[t.SessionID] = s
+	h.sessions[id] = s
 	h.mu.Unlock()
 	h.wg.Add(1)
 	go func() {
 		defer h.wg.Done()
 		err := h.proxy.Serve(ctx, host, up)
 		cancel()
-		h.mu.Lock()
-		delete(h.sessions, t.SessionID)
-		h.mu.Unlock()
+		release()
 		if err != nil && ctx.Err() == nil {
 			h.proxy.logger().Warn("HTTP proxy session ended", "err", err)
 		} else {
@@ -163,6 +203,18 @@ func (h *HTTPHost) open() (*httpSession, error) {
 }
 
 var errTooManySessions = errors.New("too many MCP sessions on this proxy; close one and retry")
+
+// bearerMatches reports whether r carries key as its bearer token. Both
+// are hashed first, so the comparison takes the same time whatever the
+// lengths.
+func bearerMatches(r *http.Request, key string) bool {
+	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if !ok {
+		return false
+	}
+	a, b := sha256.Sum256([]byte(got)), sha256.Sum256([]byte(key))
+	return subtle.ConstantTimeCompare(a[:], b[:]) == 1
+}
 
 // isLoopback reports whether a host or host:port names this machine.
 func isLoopback(addr string) bool {

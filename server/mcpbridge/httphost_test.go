@@ -3,6 +3,7 @@ package mcpbridge
 import (
 	"context"
 	"errors"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -192,6 +193,54 @@ func TestHTTPHostRefuses(t *testing.T) {
 	}
 	if dialed != 1 {
 		t.Errorf("upstream dialed %d times, want 1 (only for the allowed request)", dialed)
+	}
+}
+
+// /mcp reaches the upstream's tools, so the network only gets it with the
+// API key: without one, only connections to a loopback address are served.
+func TestHTTPHostKey(t *testing.T) {
+	t.Parallel()
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`
+	lan := &net.TCPAddr{IP: net.IPv4(192, 0, 2, 7), Port: 8080}
+	loop := &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080}
+	tests := []struct {
+		name   string
+		key    string
+		local  net.Addr
+		host   string
+		auth   string
+		body   string
+		want   int
+		dialed bool
+	}{
+		{"loopback without a key", "", loop, "127.0.0.1:8080", "", init, http.StatusBadGateway, true},
+		{"network without a key", "", lan, "192.0.2.7:8080", "", init, http.StatusForbidden, false},
+		{"network with the key", "k3y", lan, "192.0.2.7:8080", "Bearer k3y", init, http.StatusBadGateway, true},
+		{"network with a wrong key", "k3y", lan, "192.0.2.7:8080", "Bearer k3", init, http.StatusUnauthorized, false},
+		{"loopback without the key it needs", "k3y", loop, "127.0.0.1:8080", "", init, http.StatusUnauthorized, false},
+		{"body too large", "", loop, "127.0.0.1:8080", "", strings.Repeat(" ", mcp.DefaultMaxRequestBodyBytes+1) + init, http.StatusRequestEntityTooLarge, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			dialed := false
+			hh := NewHTTPHost(t.Context(), &Proxy{Eliciter: &person{answer: accepting(nil)}}, func(context.Context) (mcp.Connection, error) {
+				dialed = true
+				return nil, errors.New("no upstream in this test")
+			})
+			hh.APIKey = tt.key
+			req := httptest.NewRequestWithContext(context.WithValue(t.Context(), http.LocalAddrContextKey, tt.local), "POST", "http://"+tt.host+"/mcp", strings.NewReader(tt.body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			if tt.auth != "" {
+				req.Header.Set("Authorization", tt.auth)
+			}
+			rec := httptest.NewRecorder()
+			hh.ServeHTTP(rec, req)
+			if rec.Code != tt.want || dialed != tt.dialed {
+				t.Errorf("status %d, dialed %v; want %d, %v (%s)", rec.Code, dialed, tt.want, tt.dialed, rec.Body)
+			}
+		})
 	}
 }
 
