@@ -14,6 +14,11 @@ import (
 // (the go-sdk client allows the same number).
 const maxInputRounds = 10
 
+// maxInputRequests bounds the questions one round may put in front of
+// the person at once (each waits on its own goroutine); a server that
+// needs more is asking too much of one person anyway.
+const maxInputRequests = 32
+
 // errNoReply ends a call whose host no longer wants an answer (it
 // cancelled the request, or the session ended).
 var errNoReply = errors.New("no reply wanted")

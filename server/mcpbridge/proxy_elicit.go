@@ -175,6 +175,9 @@ func inputRequired(resp *jsonrpc.Response) (map[string]json.RawMessage, json.Raw
 
 // answerInputs shows every input request at once and collects the answers.
 func (s *session) answerInputs(ctx context.Context, reqs map[string]json.RawMessage) (map[string]*wire.ElicitResult, error) {
+	if len(reqs) > maxInputRequests {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("the upstream asked %d questions at once; formbridge shows at most %d", len(reqs), maxInputRequests)}
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
@@ -267,9 +270,10 @@ func (s *session) completeURLs(callCtx context.Context, elicitations []json.RawM
 
 	waits := make([]chan struct{}, 0, len(elicitations))
 	ids := make([]string, 0, len(elicitations))
+	var owned []string // ids this call registered, and so removes
 	defer func() {
 		s.mu.Lock()
-		for _, id := range ids {
+		for _, id := range owned {
 			delete(s.urls, id)
 		}
 		s.mu.Unlock()
@@ -280,10 +284,16 @@ func (s *session) completeURLs(callCtx context.Context, elicitations []json.RawM
 			return fmt.Errorf("-32042 lists something that is not a URL elicitation: %s", raw)
 		}
 		// Registered before the person is asked: completion may arrive
-		// the moment they open the link.
-		ch := make(chan struct{})
+		// the moment they open the link. An id already awaited (listed
+		// twice, or by another call) shares its channel: one notification
+		// closes it once, and a second channel would never be released.
 		s.mu.Lock()
-		s.urls[p.ElicitationID] = ch
+		ch, taken := s.urls[p.ElicitationID]
+		if !taken {
+			ch = make(chan struct{})
+			s.urls[p.ElicitationID] = ch
+			owned = append(owned, p.ElicitationID)
+		}
 		s.mu.Unlock()
 		waits = append(waits, ch)
 		ids = append(ids, p.ElicitationID)
