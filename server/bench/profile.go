@@ -60,15 +60,17 @@ func readTraces(ctx context.Context, path string) ([]trace, error) {
 // Where CPU time goes, by the function the sample was in (its leaf),
 // first match wins.
 var leafKinds = []struct{ name, match string }{
-	{"lock waits and handoffs (sync.Mutex slow paths, semaphores)", "sync.(*Mutex).lockSlow sync.(*Mutex).unlockSlow sync.(*RWMutex).RLock sync.(*RWMutex).Lock runtime.semacquire runtime.semrelease runtime.lock2 runtime.unlock2"},
-	{"system calls (socket reads and writes, epoll, futex)", "syscall. internal/runtime/syscall runtime.futex runtime.netpoll runtime.epoll runtime.usleep runtime.nanotime"},
-	{"garbage collection and allocation", "runtime.gc runtime.mark runtime.scanobject runtime.greyobject runtime.mallocgc runtime.(*mspan) runtime.(*mheap) runtime.(*mcache) runtime.(*gcWork) runtime.findObject runtime.wbBuf runtime.bulkBarrier runtime.memclr runtime.heapBits runtime.scanblock runtime.sweepone runtime.(*sweepLocked) runtime.nextFreeFast runtime.(*mcentral) runtime.typePointers"},
-	{"goroutine scheduling", "runtime.schedule runtime.findRunnable runtime.park runtime.ready runtime.goready runtime.runqget runtime.runqput runtime.wakep runtime.mcall runtime.gopark runtime.casgstatus runtime.execute runtime.stealWork runtime.newproc runtime.gfget runtime.(*timers) runtime.resetForSleep runtime.selectgo runtime.chan runtime.send runtime.recv"},
+	{"lock waits and handoffs (sync.Mutex slow paths, semaphores)", "sync.(*Mutex) sync.(*RWMutex) internal/sync. runtime.semacquire runtime.semrelease runtime.lock2 runtime.unlock2 runtime.lockWithRank runtime.unlockWithRank"},
+	{"system calls (socket reads and writes, epoll, futex)", "syscall. internal/runtime/syscall runtime.futex runtime.netpoll runtime.epoll runtime.usleep"},
+	{"garbage collection, allocation and stack scanning", "runtime.gc runtime.mark runtime.scan runtime.greyobject runtime.mallocgc runtime.(*mspan) runtime.(*mheap) runtime.(*mcache) runtime.(*mcentral) runtime.(*gcWork) runtime.(*gcBits) runtime.findObject runtime.wbBuf runtime.bulkBarrier runtime.memclr runtime.heap runtime.spanClass runtime.tryDefer runtime.nextFree runtime.sweep runtime.(*sweepLocked) runtime.typePointers runtime.newobject runtime.growslice runtime.makeslice runtime.(*unwinder) runtime.pcvalue runtime.findfunc runtime.funcInfo runtime.copystack runtime.newstack runtime.stack runtime.adjust"},
+	{"goroutine scheduling and channels", "runtime.schedule runtime.findRunnable runtime.park runtime.ready runtime.goready runtime.runq runtime.wakep runtime.mcall runtime.gopark runtime.casgstatus runtime.execute runtime.stealWork runtime.newproc runtime.gfget runtime.gfput runtime.selectgo runtime.chan runtime.send runtime.recv runtime.(*waitq) runtime.sellock runtime.selunlock runtime.goexit runtime.acquireSudog runtime.releaseSudog runtime.asyncPreempt runtime.resetspinning runtime.checkTimers"},
 	{"JSON encoding and decoding", "encoding/json. reflect. strconv. unicode/utf8."},
+	{"maps and hashing", "internal/runtime/maps. runtime.map aeshash runtime.memhash runtime.strhash"},
+	{"contexts and timers", "context. time. runtime.nanotime runtime.walltime runtime.(*timer"},
 	{"WebSocket framing (coder/websocket)", "github.com/coder/websocket"},
-	{"HTTP (net/http, bufio)", "net/http. bufio. net/textproto. net/url."},
+	{"HTTP and buffered I/O (net/http, bufio, io, net)", "net/http. bufio. net/textproto. net/url. io. net."},
 	{"formbridge (hub, gateway, api, elicit, wire)", "github.com/formbridge/"},
-	{"Go runtime, other (stacks, preemption, maps, tracebacks)", "runtime. internal/runtime/"},
+	{"Go runtime, other (memory copies, write barriers, misc.)", "runtime. internal/"},
 }
 
 // Who the time was spent for, by the stack's outermost frames.
@@ -155,8 +157,8 @@ func describeProfile(ctx context.Context, c *config, r *report, path string) err
 	}
 	s.table([]string{"doing what", "share of CPU, all", "of which in the bridge"}, rows)
 	s.printf("Under `server/hub` stacks: %s of the CPU in all, %s waiting on or handing off locks.\n\n", pct(hubAll), pct(hubLocks))
-	s.printf("In a sentence: the largest share goes to %s (%s), then %s (%s) and %s (%s); the hub's locks take %s, so they are %s the bottleneck.\n",
-		kinds[0], pct(byKind[kinds[0]]), kinds[1], pct(byKind[kinds[1]]), kinds[2], pct(byKind[kinds[2]]), pct(hubLocks), notIf(float64(hubLocks) > lockShareLimit*float64(total)))
+	s.printf("In a sentence: %s of the CPU went to the simulated widgets, not the bridge; the largest share goes to %s (%s), then %s (%s) and %s (%s); the hub's locks take %s, so they are %s the bottleneck.\n",
+		pct(bySide[sides[0].name]), kinds[0], pct(byKind[kinds[0]]), kinds[1], pct(byKind[kinds[1]]), kinds[2], pct(byKind[kinds[2]]), pct(hubLocks), notIf(float64(hubLocks) > lockShareLimit*float64(total)))
 	r.target("hub locks in the throughput profile", fmt.Sprintf("not the bottleneck (≤ %.0f%% of CPU)", 100*lockShareLimit), pct(hubLocks)+" of CPU", float64(hubLocks) <= lockShareLimit*float64(total))
 	return nil
 }
