@@ -12,6 +12,7 @@ import (
 type report struct {
 	c        *config
 	start    time.Time
+	load0    string // the machine's load average when the run began
 	machine  machine
 	sections []*section
 	targets  []target
@@ -30,7 +31,7 @@ type target struct {
 }
 
 func newReport(c *config) *report {
-	return &report{c: c, start: time.Now().UTC(), machine: describeMachine()}
+	return &report{c: c, start: time.Now().UTC(), machine: describeMachine(), load0: loadAverage()}
 }
 
 func (r *report) section(title string) *section {
@@ -72,7 +73,8 @@ func (r *report) markdown() string {
 	fmt.Fprintf(&b, "Written by `go run ./server/bench -out BENCHMARKS.md` (`make bench`); every figure below was measured by that run. ")
 	fmt.Fprintf(&b, "Benchmarks are not tests: a missed target is reported here, never a failed build.\n\n")
 	fmt.Fprintf(&b, "- Date: %s (took %s)\n", r.start.Format("2006-01-02 15:04 UTC"), time.Since(r.start).Round(time.Second))
-	fmt.Fprintf(&b, "- Machine: %s, %d cores, %d MB memory, %s (shared with other work while measured: figures are noisy; ratios to a floor measured in the same run are the steadier reading)\n", m.CPU, m.Cores, m.MemoryMB, m.Kernel)
+	fmt.Fprintf(&b, "- Machine: %s, %d cores, %d MB memory, %s\n", m.CPU, m.Cores, m.MemoryMB, m.Kernel)
+	fmt.Fprintf(&b, "- Load average (1, 5, 15 min) at the start: %s; at the end: %s. The machine is shared, so figures are noisy; a ratio to a floor measured in the same run is the steadier reading\n", r.load0, loadAverage())
 	fmt.Fprintf(&b, "- Go: %s; Chromium: %s\n", m.Go, m.Chromium)
 	fmt.Fprintf(&b, "- Runs per figure: %d; counts scaled by %g; loopback (127.0.0.1) only\n", r.c.runs, r.c.scale)
 	fmt.Fprintf(&b, "- Medians and p99s are nearest-rank over every sample of every run; \"floor\" is what the same work costs without formbridge, measured in the same run\n\n")
@@ -110,6 +112,19 @@ func (r *report) summary() string {
 		fmt.Fprintf(&b, "report written to %s\n", r.c.out)
 	}
 	return b.String()
+}
+
+// loadAverage is the first three fields of /proc/loadavg.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], ", ")
 }
 
 // rss is this process's resident memory, from /proc/self/status.
