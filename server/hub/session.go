@@ -3,6 +3,7 @@ package hub
 import (
 	"log/slog"
 	"sync"
+	"sync/atomic"
 
 	"github.com/formbridge/formbridge/app/wire"
 )
@@ -35,6 +36,19 @@ type Session struct {
 	mu    sync.Mutex
 	queue [][]byte
 	err   error // why the session ended; nil while attached
+
+	// ended mirrors err for Err, which the hub and the transport call
+	// on every answer and busy wake-up: they need not contend for mu.
+	ended atomic.Pointer[error]
+}
+
+// setErr ends the session with err unless it ended already. The caller
+// holds s.mu.
+func (s *Session) setErr(err error) {
+	if s.err == nil {
+		s.err = err
+		s.ended.Store(&err)
+	}
 }
 
 // Attach joins a widget to a channel. Every pending request the widget
@@ -117,7 +131,8 @@ func (s *Session) push(frame []byte) {
 		return
 	}
 	if len(s.queue) >= s.maxQueue {
-		s.err, s.queue = ErrSlowWidget, nil
+		s.setErr(ErrSlowWidget)
+		s.queue = nil
 		s.mu.Unlock()
 		s.log.Warn("widget cut off: its send queue is full", "channel", s.channel, "client", s.client.Name)
 		s.notify()
@@ -132,9 +147,7 @@ func (s *Session) push(frame []byte) {
 // the widget still hears the last notices. The caller holds the host's lock.
 func (s *Session) detach(reason error) {
 	s.mu.Lock()
-	if s.err == nil {
-		s.err = reason
-	}
+	s.setErr(reason)
 	s.mu.Unlock()
 	s.notify()
 }
@@ -157,9 +170,10 @@ func (s *Session) Take(dst [][]byte) ([][]byte, error) {
 
 // Err reports why the session ended, nil while it is attached.
 func (s *Session) Err() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.err
+	if p := s.ended.Load(); p != nil {
+		return *p
+	}
+	return nil
 }
 
 // Queued reports whether frames wait, or the session ended, so a writer
@@ -177,9 +191,7 @@ func (s *Session) Close() { s.host.leave(s) }
 // end marks the session over and drops its queue.
 func (s *Session) end() {
 	s.mu.Lock()
-	if s.err == nil {
-		s.err = errSessionDetached
-	}
+	s.setErr(errSessionDetached)
 	s.queue = nil
 	s.mu.Unlock()
 }
