@@ -11,6 +11,10 @@ import (
 type draft struct {
 	Inputs  elicit.Inputs   `json:"inputs,omitempty"`
 	Touched map[string]bool `json:"touched,omitempty"` // fields the person has left
+	// Changed are the fields the person has changed. Leaving a field they
+	// never changed says nothing: a person tabbing through, or heading for
+	// Decline, is not told "This is required" before trying to send.
+	Changed map[string]bool `json:"changed,omitempty"`
 
 	// Submitted is set once the person tried to send: every error shows.
 	Submitted bool `json:"-"`
@@ -53,7 +57,11 @@ func (d *draft) set(key string, vals ...string) {
 	if d.Inputs == nil {
 		d.Inputs = elicit.Inputs{}
 	}
+	if d.Changed == nil {
+		d.Changed = map[string]bool{}
+	}
 	d.Inputs[key] = vals
+	d.Changed[key] = true
 	delete(d.Rejected, key)
 }
 
@@ -82,12 +90,17 @@ func (d *draft) has(key, val string) bool {
 	return false
 }
 
-// touch records that the person left a field.
-func (d *draft) touch(key string) {
+// touch records that the person left a field they changed, so its
+// problems show from now on. It reports whether that is new.
+func (d *draft) touch(key string) bool {
+	if d.Touched[key] || !d.Changed[key] {
+		return false
+	}
 	if d.Touched == nil {
 		d.Touched = map[string]bool{}
 	}
 	d.Touched[key] = true
+	return true
 }
 
 // check recomputes the errors of the inputs against form.

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"strconv"
+	"time"
 
 	"github.com/formbridge/formbridge/app/elicit"
 	"github.com/formbridge/formbridge/app/wire"
@@ -30,10 +31,68 @@ type requestForm struct {
 	// Rev acted on, so a rejection moves focus to its first field once.
 	focusedFor string
 	seenRev    int
+
+	// pressing is set while a pointer is down on an action button; a
+	// field left meanwhile (the press moved focus) waits in deferred, for
+	// the request deferredFor, until the pointer is up. Its error would
+	// otherwise push the buttons down between press and release, and the
+	// click would land on nothing.
+	pressing       bool
+	deferred       []string
+	deferredFor    string
+	releasePointer []func()
 }
 
 func (f *requestForm) OnMount(ctx app.Context) {
+	if app.IsClient {
+		// The pointer may come up anywhere on the page, not only on the
+		// button it went down on.
+		f.releasePointer = []func(){
+			app.Window().AddEventListener("pointerup", f.onPointerRelease),
+			app.Window().AddEventListener("pointercancel", f.onPointerRelease),
+		}
+	}
 	f.prepare(ctx)
+}
+
+func (f *requestForm) OnDismount() {
+	for _, release := range f.releasePointer {
+		release()
+	}
+	f.releasePointer = nil
+}
+
+// onActionPress notes a pointer going down on the action buttons.
+func (f *requestForm) onActionPress(ctx app.Context, e app.Event) {
+	f.pressing = true
+}
+
+// settleDelay is how long after the pointer comes up the fields it left
+// show their problems: after the click, which the browser sends right
+// after the release, has landed.
+const settleDelay = 100 * time.Millisecond
+
+// onPointerRelease shows the problems of the fields left during a press,
+// once the click it ended has been delivered.
+func (f *requestForm) onPointerRelease(ctx app.Context, e app.Event) {
+	if !f.pressing {
+		return
+	}
+	ctx.After(settleDelay, func(ctx app.Context) {
+		f.pressing = false
+		keys, forID := f.deferred, f.deferredFor
+		f.deferred, f.deferredFor = nil, ""
+		if f.Item == nil || f.Item.ID != forID {
+			return // answered, or another request is open now
+		}
+		changed := false
+		for _, k := range keys {
+			changed = f.Item.Draft.touch(k) || changed
+		}
+		if changed {
+			f.save(ctx)
+		}
+	})
 }
 
 func (f *requestForm) OnUpdate(ctx app.Context) {
@@ -164,8 +223,11 @@ func (f *requestForm) onFieldLeave(key string) app.EventHandler {
 		if next := e.Get("relatedTarget"); next.Truthy() && ctx.JSSrc().Call("contains", next).Bool() {
 			return
 		}
-		if !f.Item.Draft.Touched[key] {
-			f.Item.Draft.touch(key)
+		if f.pressing {
+			f.deferred, f.deferredFor = append(f.deferred, key), f.Item.ID
+			return
+		}
+		if f.Item.Draft.touch(key) {
 			f.save(ctx)
 		}
 	}
@@ -256,13 +318,20 @@ func (f *requestForm) Render() app.UI {
 		OnKeyDown(f.onKeyDown, it.ID).
 		Body(
 			renderAsker(it, titleID, f.Countdown),
-			app.If(len(it.Sensitive) > 0, renderSensitive(it)),
-			app.If(it.Problem != "", app.P().Class("fb-problem").Body(app.Text(it.Problem))),
-			summary,
+			// go-app drops absent children and matches the rest by
+			// position, so a summary that comes or goes in front of the
+			// fields would shift them and recreate every control: the one
+			// being typed in would lose its focus and its value. The slot
+			// keeps the fields' position fixed (and takes no room).
+			app.Div().Class("fb-slot").Body(
+				app.If(len(it.Sensitive) > 0, renderSensitive(it)),
+				app.If(it.Problem != "", app.P().Class("fb-problem").Body(app.Text(it.Problem))),
+				summary,
+			),
 			app.Div().Class("fb-fields").Body(fields...),
 			app.If(d.SendError != "", app.P().Class("fb-send-error").Role("alert").Body(app.Text(d.SendError))),
 			app.If(busy, app.P().Class("fb-sending").Role("status").Body(app.Text("Sending…"))),
-			app.Div().Class("fb-actions").Body(
+			app.Div().Class("fb-actions").On("pointerdown", f.onActionPress).Body(
 				app.If(it.Form != nil,
 					app.Button().
 						Type("submit").

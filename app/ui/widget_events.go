@@ -73,7 +73,7 @@ func (w *widget) restoreDraft(ctx app.Context, it *item) {
 	if saved.Inputs != nil {
 		it.Draft.Inputs = saved.Inputs
 	}
-	it.Draft.Touched = saved.Touched
+	it.Draft.Touched, it.Draft.Changed = saved.Touched, saved.Changed
 	it.start()
 }
 

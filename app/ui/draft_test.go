@@ -1,0 +1,39 @@
+package ui
+
+import (
+	"testing"
+
+	"github.com/formbridge/formbridge/app/elicit"
+)
+
+// TestRequiredShownOnlyOnceChangedOrSent: leaving an empty required
+// field the person never changed shows nothing; after they changed it,
+// or tried to send, its problem shows.
+func TestRequiredShownOnlyOnceChangedOrSent(t *testing.T) {
+	req, err := elicit.ParseRequest([]byte(`{"message":"m","requestedSchema":{"type":"object","properties":{
+		"a":{"type":"string"},"b":{"type":"string"}},"required":["a","b"]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &draft{}
+	d.check(req.Form, nil)
+	if d.touch("a") || d.shownError("a") != "" {
+		t.Fatalf("leaving an untouched field shows %q", d.shownError("a"))
+	}
+	d.set("a", "x")
+	d.set("a", "")
+	d.check(req.Form, nil)
+	if d.shownError("a") != "" {
+		t.Fatalf("error shown while still in the field: %q", d.shownError("a"))
+	}
+	if !d.touch("a") || d.shownError("a") == "" {
+		t.Fatal("leaving an erased required field shows no error")
+	}
+	if d.shownError("b") != "" {
+		t.Fatalf("the untouched field shows %q before Send", d.shownError("b"))
+	}
+	d.Submitted = true
+	if d.shownError("b") == "" {
+		t.Fatal("Send did not show the untouched field's error")
+	}
+}
