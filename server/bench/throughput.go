@@ -13,9 +13,39 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/coder/websocket"
+
 	"github.com/formbridge/formbridge/app/wire"
 	"github.com/formbridge/formbridge/server/hub"
 )
+
+// captureFrame returns an elicitation/create frame of benchForm exactly
+// as the bridge writes it to a widget.
+func captureFrame(ctx context.Context) ([]byte, error) {
+	b, err := startBridge(hub.Options{}, "")
+	if err != nil {
+		return nil, err
+	}
+	defer b.close()
+	w, err := dialWidget(ctx, b.WS, b.Hub.DefaultToken())
+	if err != nil {
+		return nil, err
+	}
+	defer w.close()
+	frames := make(chan []byte, 1)
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go w.answer(wctx, func(f []byte) {
+		select {
+		case frames <- bytes.Clone(f):
+		default:
+		}
+	})
+	if _, err := b.Hub.Elicit(ctx, hub.DefaultChannel, benchRequester, json.RawMessage(benchForm), nil); err != nil {
+		return nil, err
+	}
+	return <-frames, nil
+}
 
 // Throughput targets of issue 6, in settled elicitations per second.
 const (
@@ -55,7 +85,31 @@ func benchThroughput(ctx context.Context, c *config, r *report) error {
 		return err
 	}
 
-	var goRates, httpRates samples
+	// The floor: the same frame and answer bytes over bare coder/websocket
+	// connections, one per widget, with the same widget code answering.
+	frame, err := captureFrame(ctx)
+	if err != nil {
+		return err
+	}
+	e, err := startEcho()
+	if err != nil {
+		return err
+	}
+	defer e.close()
+	floorConns := make([]*websocket.Conn, nw)
+	fctx, stopFloor := context.WithCancel(ctx)
+	defer stopFloor()
+	for i := range floorConns {
+		w, s, err := e.dial(ctx)
+		if err != nil {
+			return fmt.Errorf("floor connection %d: %w", i, err)
+		}
+		defer w.c.CloseNow()
+		floorConns[i] = s
+		go w.answer(fctx, nil)
+	}
+
+	var goRates, httpRates, floorRates samples
 	prof, err := os.Create(c.profile)
 	if err != nil {
 		return err
@@ -82,16 +136,26 @@ func benchThroughput(ctx context.Context, c *config, r *report) error {
 			return fmt.Errorf("HTTP API run %d: %w", run, err)
 		}
 		httpRates = append(httpRates, rate)
+		rate, err = measureRate(ctx, nw, func(ctx context.Context, i int) error {
+			_, err := roundTrip(ctx, floorConns[i], frame)
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("floor run %d: %w", run, err)
+		}
+		floorRates = append(floorRates, rate)
 	}
 
 	s := r.section("Throughput")
-	s.printf("%d channels, each with one simulated widget connected over WebSocket that accepts every request; %d runs of %s each (after %s to warm up), Go API and HTTP API alternating. ",
+	s.printf("%d channels, each with one simulated widget connected over WebSocket that accepts every request; %d runs of %s each (after %s to warm up), Go API, HTTP API and the floor in turn. ",
 		nw, c.runs, throughputWindow, throughputWarmup)
 	s.printf("Go API: %d callers per channel in `hub.Elicit`. HTTP API: %d keep-alive clients posting `POST /api/v1/channels/{channel}/elicitations` round-robin over the channels. ", callersPerChannel, httpCallers)
-	s.printf("The widgets and the HTTP clients run in the bridge's process, on the same cores: the bridge has less than the whole machine.\n\n")
-	s.table([]string{"settled elicitations per second", "median", "slowest run", "target"}, [][]string{
-		{"Go API", fmt.Sprintf("%.0f", goRates.median()), fmt.Sprintf("%.0f", goRates.min()), fmt.Sprintf("≥ %d", goAPITarget)},
-		{"HTTP API", fmt.Sprintf("%.0f", httpRates.median()), fmt.Sprintf("%.0f", httpRates.min()), fmt.Sprintf("≥ %d", httpAPITarget)},
+	s.printf("The widgets and the HTTP clients run in the bridge's process, on the same cores: the bridge has less than the whole machine. ")
+	s.printf("Floor: %d bare coder/websocket connections, each with one create frame (%d bytes) out and the same widget code's answer back at a time, as fast as they go, in the same runs.\n\n", nw, len(frame))
+	s.table([]string{"settled elicitations per second", "median", "slowest run", "share of the floor (medians)", "target"}, [][]string{
+		{"Go API", fmt.Sprintf("%.0f", goRates.median()), fmt.Sprintf("%.0f", goRates.min()), fmtRatio(goRates.median() / floorRates.median()), fmt.Sprintf("≥ %d", goAPITarget)},
+		{"HTTP API", fmt.Sprintf("%.0f", httpRates.median()), fmt.Sprintf("%.0f", httpRates.min()), fmtRatio(httpRates.median() / floorRates.median()), fmt.Sprintf("≥ %d", httpAPITarget)},
+		{"floor: raw WebSocket round trips", fmt.Sprintf("%.0f", floorRates.median()), fmt.Sprintf("%.0f", floorRates.min()), "1.00", ""},
 	})
 	r.target(fmt.Sprintf("throughput, Go API, %d widgets", nw), fmt.Sprintf("≥ %d/s", goAPITarget), fmt.Sprintf("%.0f/s (slowest run %.0f/s)", goRates.median(), goRates.min()), goRates.median() >= goAPITarget)
 	r.target(fmt.Sprintf("throughput, HTTP API, %d widgets", nw), fmt.Sprintf("≥ %d/s", httpAPITarget), fmt.Sprintf("%.0f/s (slowest run %.0f/s)", httpRates.median(), httpRates.min()), httpRates.median() >= httpAPITarget)
