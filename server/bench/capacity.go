@@ -38,14 +38,20 @@ func benchCapacity(ctx context.Context, c *config, r *report) error {
 	if fileLimit() < nw+256 {
 		return fmt.Errorf("the open-file limit (%d) is too low for %d idle widgets", fileLimit(), nw)
 	}
-	var perWidget, goroutines, perPending, pendingTotal, perSubmit, submitTotal samples
+	var perWidget, goroutines, perFloor, floorGoroutines, perPending, pendingTotal, perSubmit, submitTotal samples
 	for run := range runs {
-		per, g, err := idleRun(ctx, nw)
+		per, g, err := idleRun(ctx, nw, false)
 		if err != nil {
 			return fmt.Errorf("idle widgets, run %d: %w", run, err)
 		}
 		perWidget = append(perWidget, per)
 		goroutines = append(goroutines, g)
+		per, g, err = idleRun(ctx, nw, true)
+		if err != nil {
+			return fmt.Errorf("idle floor, run %d: %w", run, err)
+		}
+		perFloor = append(perFloor, per)
+		floorGoroutines = append(floorGoroutines, g)
 		per, err = pendingRun(ctx, np, false)
 		if err != nil {
 			return fmt.Errorf("pending requests, run %d: %w", run, err)
@@ -61,11 +67,14 @@ func benchCapacity(ctx context.Context, c *config, r *report) error {
 	}
 	s := r.section("Capacity")
 	s.printf("Resident memory of the bridge's own process (VmRSS from /proc/self/status), after a garbage collection that returns free memory to the system, before and after; %d runs. ", runs)
-	s.printf("Idle widgets: %d simulated widgets connect from a child process and say hello, then stay idle. ", nw)
+	s.printf("Idle widgets: %d simulated widgets connect from a child process and say hello, then stay idle; the reference is as many bare coder/websocket connections to a plain server that accepts them with the gateway's options and keeps one goroutine reading each (not a floor: the gateway can, and does, hold a connection more leanly than that). ", nw)
 	s.printf("Pending requests: %d requests (the small form of the other benchmarks) with no widget connected, held two ways: Go API callers blocked in `hub.Elicit`, whose goroutines are counted, and `hub.Submit` with a callback, as the HTTP API holds them (its handler's goroutine is net/http's, not counted here).\n\n", np)
 	s.table([]string{"", "median", "largest", "target"}, [][]string{
 		{"resident memory per idle widget", kib(perWidget.median()), kib(perWidget.quantile(1)), kib(idleBytesTarget)},
 		{"goroutines per idle widget", fmt.Sprintf("%.2f", goroutines.median()), fmt.Sprintf("%.2f", goroutines.quantile(1)), ""},
+		{"reference: resident memory per bare WebSocket connection", kib(perFloor.median()), kib(perFloor.quantile(1)), ""},
+		{"reference: goroutines per bare connection", fmt.Sprintf("%.2f", floorGoroutines.median()), fmt.Sprintf("%.2f", floorGoroutines.quantile(1)), ""},
+		{"ratio widget / reference (medians)", fmtRatio(perWidget.median() / perFloor.median()), "", ""},
 		{"resident memory per pending request, hub.Elicit", kib(perPending.median()), kib(perPending.quantile(1)), ""},
 		{fmt.Sprintf("%d pending requests, hub.Elicit", pendingRequests), fmt.Sprintf("%.0f MB", pendingTotal.median()), fmt.Sprintf("%.0f MB", pendingTotal.quantile(1)), fmt.Sprintf("%d MB", pendingMBTarget)},
 		{"resident memory per pending request, hub.Submit", kib(perSubmit.median()), kib(perSubmit.quantile(1)), ""},
@@ -74,7 +83,7 @@ func benchCapacity(ctx context.Context, c *config, r *report) error {
 	if np != pendingRequests {
 		s.printf("Counts were scaled: the %d-request figure is the measured cost per request times %d.\n\n", pendingRequests, pendingRequests)
 	}
-	r.target(fmt.Sprintf("%d idle widgets", nw), "≤ "+kib(idleBytesTarget)+" RSS each", kib(perWidget.median())+" each", perWidget.median() <= idleBytesTarget)
+	r.target(fmt.Sprintf("%d idle widgets", nw), "≤ "+kib(idleBytesTarget)+" RSS each", fmt.Sprintf("%s each (bare WebSocket server %s, %s×)", kib(perWidget.median()), kib(perFloor.median()), fmtRatio(perWidget.median()/perFloor.median())), perWidget.median() <= idleBytesTarget)
 	r.target(fmt.Sprintf("%d pending elicitations, Go API callers blocked in hub.Elicit", pendingRequests), fmt.Sprintf("≤ %d MB", pendingMBTarget), fmt.Sprintf("%.0f MB", pendingTotal.median()), pendingTotal.median() <= pendingMBTarget)
 	r.target(fmt.Sprintf("%d pending elicitations, held by hub.Submit (the HTTP API's way)", pendingRequests), fmt.Sprintf("≤ %d MB", pendingMBTarget), fmt.Sprintf("%.0f MB", submitTotal.median()), submitTotal.median() <= pendingMBTarget)
 	return nil
@@ -89,18 +98,30 @@ func settledRSS() (int64, error) {
 	return rss()
 }
 
-// idleRun returns the resident bytes and goroutines one idle widget adds.
-func idleRun(ctx context.Context, n int) (float64, float64, error) {
+// idleRun returns the resident bytes and goroutines one idle widget
+// adds to the bridge, or with floor, one bare connection to a bare server.
+func idleRun(ctx context.Context, n int, floor bool) (float64, float64, error) {
 	ctx, cancel := context.WithTimeout(ctx, capacityRunBounds)
 	defer cancel()
-	b, err := startBridge(hub.Options{MaxWidgets: n + 1}, "")
-	if err != nil {
-		return 0, 0, err
+	var url, token, raw string
+	var stop func()
+	if floor {
+		e, err := startIdleFloor()
+		if err != nil {
+			return 0, 0, err
+		}
+		url, raw, stop = e.url, "1", e.close
+	} else {
+		b, err := startBridge(hub.Options{MaxWidgets: n + 1}, "")
+		if err != nil {
+			return 0, 0, err
+		}
+		url, token, stop = b.WS, b.Hub.DefaultToken(), b.close
 	}
 	closed := false
 	defer func() {
 		if !closed {
-			b.close()
+			stop()
 		}
 	}()
 	before, err := settledRSS()
@@ -113,7 +134,7 @@ func idleRun(ctx context.Context, n int) (float64, float64, error) {
 		return 0, 0, err
 	}
 	cmd := exec.CommandContext(ctx, exe)
-	cmd.Env = append(os.Environ(), childEnv+"=widgets", childURLEnv+"="+b.WS, childTokenEnv+"="+b.Hub.DefaultToken(), childCountEnv+"="+strconv.Itoa(n))
+	cmd.Env = append(os.Environ(), childEnv+"=widgets", childURLEnv+"="+url, childTokenEnv+"="+token, childCountEnv+"="+strconv.Itoa(n), childRawEnv+"="+raw)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return 0, 0, err
@@ -138,9 +159,9 @@ func idleRun(ctx context.Context, n int) (float64, float64, error) {
 		return 0, 0, err
 	}
 	g1 := runtime.NumGoroutine()
-	// The bridge closes first, so the ports in TIME_WAIT are its own and
+	// The server closes first, so the ports in TIME_WAIT are its own and
 	// the next run's widgets find free ones.
-	b.close()
+	stop()
 	closed = true
 	return float64(after-before) / float64(n), float64(g1-g0) / float64(n), nil
 }

@@ -19,6 +19,7 @@ const (
 	childURLEnv   = "FORMBRIDGE_BENCH_URL"
 	childTokenEnv = "FORMBRIDGE_BENCH_TOKEN"
 	childCountEnv = "FORMBRIDGE_BENCH_COUNT"
+	childRawEnv   = "FORMBRIDGE_BENCH_RAW" // "1": bare WebSocket connections, no hello (the floor)
 	childLifetime = 2 * time.Minute // the child ends by itself even if the parent forgets it
 	childReady    = "ready"
 )
@@ -51,7 +52,13 @@ func runChild() {
 		}
 		wg.Go(func() {
 			dctx, dcancel := context.WithTimeout(ctx, 20*time.Second)
-			w, err := dialWidget(dctx, url, token)
+			var w *simWidget
+			var err error
+			if os.Getenv(childRawEnv) == "1" {
+				w, err = dialRaw(dctx, url)
+			} else {
+				w, err = dialWidget(dctx, url, token)
+			}
 			dcancel()
 			<-sem
 			if err != nil {

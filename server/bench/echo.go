@@ -22,7 +22,14 @@ type echoFloor struct {
 	url   string
 }
 
-func startEcho() (*echoFloor, error) {
+func startEcho() (*echoFloor, error) { return startFloorServer(false) }
+
+// startIdleFloor is the floor of an idle widget: a bare coder/websocket
+// server that accepts with the gateway's options and keeps one goroutine
+// reading each connection, as net/http and the gateway do.
+func startIdleFloor() (*echoFloor, error) { return startFloorServer(true) }
+
+func startFloorServer(hold bool) (*echoFloor, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
@@ -35,6 +42,15 @@ func startEcho() (*echoFloor, error) {
 		})
 		if err != nil {
 			return
+		}
+		if hold {
+			c.SetReadLimit(readLimit)
+			for {
+				if _, _, err := c.Read(r.Context()); err != nil {
+					c.CloseNow()
+					return
+				}
+			}
 		}
 		e.conns <- c
 		<-r.Context().Done() // the connection is driven from outside until the server stops

@@ -54,6 +54,16 @@ func dialWidget(ctx context.Context, url, token string) (*simWidget, error) {
 	return &simWidget{c: c}, nil
 }
 
+// dialRaw connects without saying hello: a bare WebSocket client.
+func dialRaw(ctx context.Context, url string) (*simWidget, error) {
+	c, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{Subprotocols: []string{wire.Subprotocol}})
+	if err != nil {
+		return nil, err
+	}
+	c.SetReadLimit(readLimit)
+	return &simWidget{c: c}, nil
+}
+
 // answerFrame is the widget's response to elicitation/create id: accept,
 // with content for benchForm.
 func answerFrame(id string) []byte {
