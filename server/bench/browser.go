@@ -207,7 +207,7 @@ func benchBrowser(ctx context.Context, c *config, r *report) error {
 	if err != nil {
 		return err
 	}
-	for _, name := range []string{"widget", "hello"} {
+	for _, name := range []string{"widget", "hello", "hello-ws"} {
 		if err := webFolder(filepath.Join(c.repo, "web"), filepath.Join(dir, name)); err != nil {
 			return err
 		}
@@ -225,7 +225,12 @@ func benchBrowser(ctx context.Context, c *config, r *report) error {
 	if err := benchLoads(ctx, c, r, exe, bw, bh); err != nil {
 		return err
 	}
-	return benchOpenPage(ctx, c, r, exe, bw)
+	fp, err := startFloorPage(filepath.Join(dir, "hello-ws"))
+	if err != nil {
+		return err
+	}
+	defer fp.close()
+	return benchOpenPage(ctx, c, r, exe, bw, fp.target())
 }
 
 // benchLoads measures page loads: a cold one on a fresh profile, then

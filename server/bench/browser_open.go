@@ -57,87 +57,139 @@ func clockOffset(ctx context.Context) (offset, uncertainty float64, err error) {
 	return offset, best / 2, nil
 }
 
-// benchOpenPage measures with the widget page open and online: how long
-// from a caller's Elicit until the form is in the page, and until a
-// scripted click on Send returns the result to the caller.
-func benchOpenPage(ctx context.Context, c *config, r *report, exe string, bw *bridge) error {
+// openTarget is a page that shows requests as they come: the widget, or
+// its floor (testdata/hello-ws). show starts request i and returns a
+// func that withdraws it; call starts request i and returns once the
+// page's click has brought its answer back.
+type openTarget struct {
+	name    string
+	url     string
+	connect func(ctx context.Context) error // after the page is online
+	show    func(ctx context.Context, i int) (withdraw func(), err error)
+	call    func(ctx context.Context, i int) error
+}
+
+func widgetTarget(bw *bridge) openTarget {
+	params := []byte(benchForm)
+	return openTarget{
+		name: "widget",
+		url:  bw.URL + "/#token=" + bw.Hub.DefaultToken(),
+		show: func(ctx context.Context, i int) (func(), error) {
+			cctx, cancel := context.WithCancel(ctx)
+			done := make(chan struct{})
+			go func() {
+				bw.Hub.Elicit(cctx, hub.DefaultChannel, benchRequester, params, nil)
+				close(done)
+			}()
+			return func() { cancel(); <-done }, nil
+		},
+		call: func(ctx context.Context, i int) error {
+			cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			defer cancel()
+			res, err := bw.Hub.Elicit(cctx, hub.DefaultChannel, benchRequester, params, nil)
+			if err == nil && res.Action != wire.ActionAccept {
+				err = fmt.Errorf("result %+v", res)
+			}
+			return err
+		},
+	}
+}
+
+// measureOpen opens t's page, waits until it is online and measures
+// n requests shown and n clicked per run.
+func measureOpen(ctx context.Context, c *config, exe string, t openTarget, n int) (shown, clicked samples, uncertainty float64, err error) {
 	b, err := newBrowser(ctx, exe, "")
 	if err != nil {
-		return err
+		return nil, nil, 0, err
 	}
 	defer b.cancel()
 	err = chromedp.Do(b.ctx,
-		chromedp.Navigate(bw.URL+"/#token="+bw.Hub.DefaultToken()),
+		chromedp.Navigate(t.url),
 		chromedp.WaitVisible(chromedp.CSS(`[data-connection="online"]`)),
 	)
 	if err == nil {
 		_, err = chromedp.Run(b.ctx, chromedp.Evaluate[bool](openProbe))
 	}
+	if err == nil && t.connect != nil {
+		err = t.connect(ctx)
+	}
 	if err != nil {
-		return fmt.Errorf("opening the widget: %w", err)
+		return nil, nil, 0, fmt.Errorf("opening the %s page: %w", t.name, err)
 	}
 	offset, uncertainty, err := clockOffset(b.ctx)
 	if err != nil {
-		return err
+		return nil, nil, 0, err
 	}
-	n := c.n(40)
-	var shown, clicked samples
-	params := []byte(benchForm)
 	for run := range c.runs {
-		// Sent -> form on screen; then the caller withdraws it.
+		// Sent -> form on screen; then the request is withdrawn.
 		for i := range n {
 			before, err := chromedp.Run(b.ctx, chromedp.Evaluate[int]("window.__fbForms.length"))
 			if err != nil {
-				return err
+				return nil, nil, 0, err
 			}
-			cctx, cancel := context.WithCancel(ctx)
-			done := make(chan struct{})
 			start := time.Now()
-			go func() {
-				bw.Hub.Elicit(cctx, hub.DefaultChannel, benchRequester, params, nil)
-				close(done)
-			}()
+			withdraw, err := t.show(ctx, run*n+i)
+			if err != nil {
+				return nil, nil, 0, err
+			}
 			at, err := chromedp.Run(b.ctx, chromedp.Poll[float64](fmt.Sprintf("window.__fbForms.length > %d && window.__fbForms[%d]", before, before),
 				chromedp.WithPollingInterval(2*time.Millisecond), chromedp.WithPollingTimeout(10*time.Second)))
-			cancel()
-			<-done
+			withdraw()
 			if err != nil {
 				dctx, dcancel := context.WithTimeout(b.ctx, 2*time.Second)
 				state, _ := chromedp.Run(dctx, chromedp.Evaluate[string](`document.body.outerHTML.slice(0, 1500)`))
 				dcancel()
-				return fmt.Errorf("run %d, form %d: %w; the page: %s", run, i, err, state)
+				return nil, nil, 0, fmt.Errorf("%s, run %d, form %d: %w; the page: %s", t.name, run, i, err, state)
 			}
 			shown = append(shown, at-offset-float64(start.UnixNano())/1e6)
 		}
 		// Call -> scripted click -> result at the caller.
 		if _, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool]("window.__fbClick = true")); err != nil {
-			return err
+			return nil, nil, 0, err
 		}
 		for i := range n {
-			cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 			start := time.Now()
-			res, err := bw.Hub.Elicit(cctx, hub.DefaultChannel, benchRequester, params, nil)
-			d := time.Since(start)
-			cancel()
-			if err != nil || res.Action != wire.ActionAccept {
-				return fmt.Errorf("run %d, click %d: %+v, %v", run, i, res, err)
+			if err := t.call(ctx, run*n+i); err != nil {
+				return nil, nil, 0, fmt.Errorf("%s, run %d, click %d: %w", t.name, run, i, err)
 			}
-			clicked = append(clicked, ms(d))
+			clicked = append(clicked, ms(time.Since(start)))
 		}
 		if _, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool]("window.__fbClick = false")); err != nil {
-			return err
+			return nil, nil, 0, err
 		}
 	}
+	return shown, clicked, uncertainty, nil
+}
+
+// benchOpenPage measures with the page already open and online: how long
+// from a caller's Elicit until the form is in the page, and until a
+// scripted click on Send returns the result to the caller; and the same
+// for the floor page, a go-app page with only a WebSocket and a form.
+func benchOpenPage(ctx context.Context, c *config, r *report, exe string, bw *bridge, floor openTarget) error {
+	n := c.n(40)
+	shown, clicked, uncertainty, err := measureOpen(ctx, c, exe, widgetTarget(bw), n)
+	if err != nil {
+		return err
+	}
+	fShown, fClicked, fUncertainty, err := measureOpen(ctx, c, exe, floor, n)
+	if err != nil {
+		return err
+	}
 	s := r.section("With the page open")
-	s.printf("The widget page open and online in headless Chromium, %d runs × %d. ", c.runs, n)
-	s.printf("Form shown: from `hub.Elicit` being called to a MutationObserver in the page seeing the form with its Send button; the page's clock is matched to Go's through the DevTools protocol (uncertainty ±%.2f ms). ", uncertainty)
+	s.printf("The page open and online in headless Chromium, %d runs × %d. ", c.runs, n)
+	s.printf("Form shown: from `hub.Elicit` being called to a MutationObserver in the page seeing the form with its Send button; the page's clock is matched to Go's through the DevTools protocol (uncertainty ±%.2f ms, floor ±%.2f ms). ", uncertainty, fUncertainty)
 	s.printf("Click: from `hub.Elicit` being called to its result, the page clicking Send as soon as the form appears (the form's default makes it a valid answer). ")
-	s.printf("go-app v9 renders a dispatched update on its next frame tick (120 a second; after an idle spell the first tick comes a whole frame after the dispatch), so both figures hold up to one frame of go-app's scheduling which the widget does not control.\n\n")
+	s.printf("Floor: a go-app page with only coder/websocket and a form (server/bench/testdata/hello-ws), fed the request's id over a bare WebSocket and writing it back on the click. ")
+	s.printf("go-app v9 renders a dispatched update on its next frame tick (120 a second; after an idle spell the first tick comes a whole frame after the dispatch), which the floor pays too.\n\n")
 	s.table([]string{"", "median", "p99", "samples", "target p99"}, [][]string{
 		{"elicitation sent → form on screen", fmtMS(shown.median()), fmtMS(shown.p99()), fmt.Sprint(len(shown)), fmt.Sprintf("< %g ms", formShownP99)},
+		{"floor: frame sent → form on screen", fmtMS(fShown.median()), fmtMS(fShown.p99()), fmt.Sprint(len(fShown)), ""},
+		{"ratio", fmtRatio(shown.median() / fShown.median()), fmtRatio(shown.p99() / fShown.p99()), "", ""},
 		{"call → scripted click → result", fmtMS(clicked.median()), fmtMS(clicked.p99()), fmt.Sprint(len(clicked)), fmt.Sprintf("< %g ms", clickedP99)},
+		{"floor: frame sent → click → frame back", fmtMS(fClicked.median()), fmtMS(fClicked.p99()), fmt.Sprint(len(fClicked)), ""},
+		{"ratio", fmtRatio(clicked.median() / fClicked.median()), fmtRatio(clicked.p99() / fClicked.p99()), "", ""},
 	})
-	r.target("page open: sent → form on screen, p99", fmt.Sprintf("< %g ms", formShownP99), fmtMS(shown.p99())+" (median "+fmtMS(shown.median())+")", shown.p99() < formShownP99)
-	r.target("page open: call → click → result, p99", fmt.Sprintf("< %g ms", clickedP99), fmtMS(clicked.p99())+" (median "+fmtMS(clicked.median())+")", clicked.p99() < clickedP99)
+	r.target("page open: sent → form on screen, p99", fmt.Sprintf("< %g ms", formShownP99), fmt.Sprintf("%s (median %s; floor p99 %s)", fmtMS(shown.p99()), fmtMS(shown.median()), fmtMS(fShown.p99())), shown.p99() < formShownP99)
+	r.target("page open: call → click → result, p99", fmt.Sprintf("< %g ms", clickedP99), fmt.Sprintf("%s (median %s; floor p99 %s)", fmtMS(clicked.p99()), fmtMS(clicked.median()), fmtMS(fClicked.p99())), clicked.p99() < clickedP99)
 	return nil
 }

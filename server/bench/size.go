@@ -24,6 +24,7 @@ var wasmTargets = []struct {
 	{"hello+elicit", "./server/bench/testdata/hello-elicit", true},
 	{"hello+client", "./server/bench/testdata/hello-client", true},
 	{"hello+elicit+client", "./server/bench/testdata/hello-both", true},
+	{"hello-ws", "./server/bench/testdata/hello-ws", true}, // the open page's floor
 }
 
 // wasmFlags are make wasm's.
