@@ -20,7 +20,7 @@ const (
 	childTokenEnv = "FORMBRIDGE_BENCH_TOKEN"
 	childCountEnv = "FORMBRIDGE_BENCH_COUNT"
 	childRawEnv   = "FORMBRIDGE_BENCH_RAW" // "1": bare WebSocket connections, no hello (the floor)
-	childLifetime = 2 * time.Minute // the child ends by itself even if the parent forgets it
+	childLifetime = 2 * time.Minute        // the child ends by itself even if the parent forgets it
 	childReady    = "ready"
 )
 
