@@ -298,14 +298,21 @@ func TestHandlerRefusesUndeclaredMode(t *testing.T) {
 // NewClient also handles -32042: the URL request is shown, its completion
 // awaited, and the call retried once.
 func TestNewClientURLElicitationRequired(t *testing.T) {
+	const auth = `{"mode":"url","message":"Authorize","url":"https://auth.example/start","elicitationId":"auth-1"}`
 	tests := []struct {
-		name      string
-		action    string
-		wantCalls int32
-		wantErr   bool
+		name         string
+		elicitations string // data.elicitations of the -32042
+		action       string
+		wantCalls    int32
+		wantErr      bool
+		wantShown    int
 	}{
-		{"accepted and completed", wire.ActionAccept, 2, false},
-		{"declined", wire.ActionDecline, 1, true},
+		{"accepted and completed", "[" + auth + "]", wire.ActionAccept, 2, false, 1},
+		{"declined", "[" + auth + "]", wire.ActionDecline, 1, true, 1},
+		// One completion releases both: asked once, retried once.
+		{"listed twice", "[" + auth + "," + auth + "]", wire.ActionAccept, 2, false, 1},
+		// A null entry must not crash the client.
+		{"null entry", "[null]", wire.ActionAccept, 1, true, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -316,9 +323,8 @@ func TestNewClientURLElicitationRequired(t *testing.T) {
 			mcp.AddTool(srv, &mcp.Tool{Name: "sync"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
 				ss.Store(req.Session)
 				if calls.Add(1) == 1 {
-					return nil, nil, mcp.URLElicitationRequiredError([]*mcp.ElicitParams{{
-						Mode: "url", Message: "Authorize", URL: "https://auth.example/start", ElicitationID: "auth-1",
-					}})
+					return nil, nil, &jsonrpc.Error{Code: wire.CodeURLElicitationRequired, Message: "authorization required",
+						Data: json.RawMessage(`{"elicitations":` + tt.elicitations + `}`)}
 				}
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "synced"}}}, nil, nil
 			})
@@ -349,7 +355,7 @@ func TestNewClientURLElicitationRequired(t *testing.T) {
 			if got := calls.Load(); got != tt.wantCalls {
 				t.Errorf("server saw %d calls, want %d", got, tt.wantCalls)
 			}
-			if a := p.seen(); len(a) != 1 || a[0].Params.URL != "https://auth.example/start" {
+			if a := p.seen(); len(a) != tt.wantShown || (len(a) > 0 && a[0].Params.URL != "https://auth.example/start") {
 				t.Errorf("person was shown %+v", a)
 			}
 		})

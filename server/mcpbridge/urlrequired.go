@@ -50,31 +50,42 @@ func (h *Handler) completeURLs(ctx context.Context, cs *mcp.ClientSession, data 
 		return errors.New("-32042 without elicitations")
 	}
 	waits := make([]chan struct{}, 0, len(d.Elicitations))
+	var owned []string // ids this call registered, and so removes
 	defer func() {
 		h.mu.Lock()
-		for _, p := range d.Elicitations {
-			delete(h.waits, p.ElicitationID)
+		for _, id := range owned {
+			delete(h.waits, id)
 		}
 		h.mu.Unlock()
 	}()
 	// Registered before the person is asked: completion may arrive the
-	// moment they open the link.
+	// moment they open the link. An id already awaited (listed twice, or
+	// by another call) shares its channel, which one notification closes.
 	h.mu.Lock()
 	if h.waits == nil {
 		h.waits = map[string]chan struct{}{}
 	}
 	for _, p := range d.Elicitations {
-		if p.Mode != wire.ModeURL || p.ElicitationID == "" {
+		if p == nil || p.Mode != wire.ModeURL || p.ElicitationID == "" {
 			h.mu.Unlock()
-			return fmt.Errorf("-32042 lists something that is not a URL elicitation (mode %q)", p.Mode)
+			return errors.New("-32042 lists something that is not a URL elicitation")
 		}
-		ch := make(chan struct{})
-		h.waits[p.ElicitationID] = ch
+		ch, ok := h.waits[p.ElicitationID]
+		if !ok {
+			ch = make(chan struct{})
+			h.waits[p.ElicitationID] = ch
+			owned = append(owned, p.ElicitationID)
+		}
 		waits = append(waits, ch)
 	}
 	h.mu.Unlock()
 
+	asked := map[string]bool{}
 	for _, p := range d.Elicitations {
+		if asked[p.ElicitationID] {
+			continue
+		}
+		asked[p.ElicitationID] = true
 		res, err := h.Elicit(ctx, &mcp.ElicitRequest{Session: cs, Params: p})
 		if err != nil {
 			return err
