@@ -97,12 +97,26 @@
     }
   });
 
-  // embed.js comes from the widget's own origin, as in an integration.
-  var s = document.createElement("script");
-  s.src = new URL("web/embed.js", widget).href;
-  s.onload = start;
-  s.onerror = function () {
-    $("conn").textContent = "Cannot load the widget";
-  };
-  document.head.appendChild(s);
+  // An integration loads embed.js from its bridge, at an address written
+  // in the page. This page learns the widget's address from its link,
+  // and a link is anyone's to write: it may say where to frame the
+  // widget, never where to load a script from. So embed.js comes from
+  // the web folder this page is part of: ../web/embed.js next to the
+  // bridge's /examples/, ../embed.js inside web/ (a static site, or the
+  // folder served as it is).
+  var sources = up === "../" ? ["../web/embed.js", "../embed.js"] : ["../embed.js"];
+  (function load(i) {
+    var s = document.createElement("script");
+    s.src = new URL(sources[i], location.href).href;
+    s.onload = start;
+    s.onerror = function () {
+      s.remove();
+      if (i + 1 < sources.length) {
+        load(i + 1);
+        return;
+      }
+      $("conn").textContent = "Cannot load the widget";
+    };
+    document.head.appendChild(s);
+  })(0);
 })();
