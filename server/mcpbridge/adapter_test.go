@@ -182,10 +182,7 @@ func TestAdapterURLModeAndComplete(t *testing.T) {
 		t.Fatalf("person was shown %+v", asked)
 	}
 	// The notification travels after the tool's answer was sent; wait for it.
-	deadline := time.Now().Add(5 * time.Second)
-	for len(p.done()) == 0 && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitFor(t, "the completion to be forwarded", func() bool { return len(p.done()) > 0 })
 	if diff := cmp.Diff([]string{"default/cal-1"}, p.done()); diff != "" {
 		t.Errorf("completions (-want +got):\n%s", diff)
 	}

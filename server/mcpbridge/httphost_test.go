@@ -80,17 +80,7 @@ func TestProxyToHTTPUpstream20260728(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ht, pt := mcp.NewInMemoryTransports()
-	hostConn, err := pt.Connect(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	serve := make(chan error, 1)
-	go func() { serve <- (&Proxy{Eliciter: p, Channel: "default"}).Serve(ctx, hostConn, upConn) }()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "h", Version: "1"}, nil).Connect(ctx, ht, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cs, serve := hostThrough(t, ctx, &Proxy{Eliciter: p, Channel: "default"}, upConn, nil, nil)
 	if got := cs.InitializeResult().ProtocolVersion; got != "2026-07-28" {
 		t.Errorf("negotiated %s, want 2026-07-28", got)
 	}
@@ -120,19 +110,10 @@ func TestProxyHTTPUpstreamListChanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ht, pt := mcp.NewInMemoryTransports()
-	hostConn, err := pt.Connect(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	go (&Proxy{Eliciter: &person{answer: accepting(nil)}, Channel: "default"}).Serve(ctx, hostConn, upConn)
 	changed := make(chan struct{}, 1)
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "h", Version: "1"}, &mcp.ClientOptions{
+	cs, _ := hostThrough(t, ctx, &Proxy{Eliciter: &person{answer: accepting(nil)}, Channel: "default"}, upConn, &mcp.ClientOptions{
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
-	}).Connect(ctx, ht, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	defer cs.Close()
 	if _, err := cs.ListTools(ctx, nil); err != nil {
 		t.Fatal(err)
@@ -263,17 +244,7 @@ func TestProxyHTTPUpstreamGoneMidCall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ht, pt := mcp.NewInMemoryTransports()
-	hostConn, err := pt.Connect(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	serve := make(chan error, 1)
-	go func() { serve <- (&Proxy{Eliciter: p, Channel: "default"}).Serve(ctx, hostConn, upConn) }()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "h", Version: "1"}, nil).Connect(ctx, ht, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cs, serve := hostThrough(t, ctx, &Proxy{Eliciter: p, Channel: "default"}, upConn, nil, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	defer cs.Close()
 	done := make(chan error, 1)
 	go func() {

@@ -1,6 +1,7 @@
 package mcpbridge
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -74,7 +75,7 @@ func propertyKeys(schema json.RawMessage) ([]string, error) {
 	if err := json.Unmarshal(schema, &s); err != nil || len(s.Properties) == 0 {
 		return nil, err
 	}
-	dec := json.NewDecoder(bytesReader(s.Properties))
+	dec := json.NewDecoder(bytes.NewReader(s.Properties))
 	if _, err := dec.Token(); err != nil {
 		return nil, err
 	}

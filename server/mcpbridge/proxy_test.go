@@ -52,18 +52,8 @@ func startProxy(t *testing.T, srv *mcp.Server, p *Proxy, version string, hostOpt
 	if err != nil {
 		t.Fatal(err)
 	}
-	ht, pt := mcp.NewInMemoryTransports()
-	hostConn, err := pt.Connect(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	serve := make(chan error, 1)
-	go func() { serve <- p.Serve(ctx, hostConn, upConn) }()
 	client := mcp.NewClient(&mcp.Implementation{Name: "plain-host", Version: "1"}, hostOpts)
-	cs, err := client.Connect(ctx, ht, &mcp.ClientSessionOptions{ProtocolVersion: version})
-	if err != nil {
-		t.Fatalf("host connect at %s: %v", version, err)
-	}
+	cs, serve := connectThrough(t, ctx, p, upConn, client, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	t.Cleanup(func() {
 		cs.Close()
 		ss.Close()
@@ -434,17 +424,6 @@ func TestProxyPassThroughLeavesElicitationToHost(t *testing.T) {
 				t.Error("formbridge was asked in pass-through mode")
 			}
 		})
-	}
-}
-
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
 	}
 }
 

@@ -123,17 +123,7 @@ func TestProxySubprocess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ht, pt := mcp.NewInMemoryTransports()
-	hostConn, err := pt.Connect(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	serve := make(chan error, 1)
-	go func() { serve <- (&Proxy{Eliciter: p, Channel: "default"}).Serve(ctx, hostConn, up) }()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "h", Version: "1"}, nil).Connect(ctx, ht, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cs, serve := hostThrough(t, ctx, &Proxy{Eliciter: p, Channel: "default"}, up, nil, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	defer cs.Close()
 
 	if got, want := callText(t, cs, "book"), `{"action":"accept","content":{"alpha":2,"mid":true,"zeta":"Nice"}}`; got != want {

@@ -1,8 +1,47 @@
 package mcpbridge
 
 import (
-	"bytes"
-	"io"
+	"context"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
+// hostThrough serves p between up and a go-sdk host (named "h", with
+// hostOpts) over in-memory transports, and returns the host's session and
+// the channel Serve's result arrives on.
+func hostThrough(t *testing.T, ctx context.Context, p *Proxy, up mcp.Connection, hostOpts *mcp.ClientOptions, opts *mcp.ClientSessionOptions) (*mcp.ClientSession, chan error) {
+	t.Helper()
+	return connectThrough(t, ctx, p, up, mcp.NewClient(&mcp.Implementation{Name: "h", Version: "1"}, hostOpts), opts)
+}
+
+// connectThrough is hostThrough for a host client the test built.
+func connectThrough(t *testing.T, ctx context.Context, p *Proxy, up mcp.Connection, client *mcp.Client, opts *mcp.ClientSessionOptions) (*mcp.ClientSession, chan error) {
+	t.Helper()
+	ht, pt := mcp.NewInMemoryTransports()
+	hostConn, err := pt.Connect(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	serve := make(chan error, 1)
+	go func() { serve <- p.Serve(ctx, hostConn, up) }()
+	cs, err := client.Connect(ctx, ht, opts)
+	if err != nil {
+		t.Fatalf("host connect through the proxy: %v", err)
+	}
+	return cs, serve
+}
+
+// waitFor polls cond until it holds. The deadline is generous: it is
+// only reached when something is broken, and a loaded machine is slow.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
