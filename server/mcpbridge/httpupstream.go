@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -128,7 +129,7 @@ func (u *httpUpstream) noteInitialize(msg jsonrpc.Message) {
 	var r struct {
 		ProtocolVersion string `json:"protocolVersion"`
 	}
-	if jsonUnmarshal(resp.Result, &r) == nil {
+	if json.Unmarshal(resp.Result, &r) == nil {
 		u.protocol = r.ProtocolVersion
 	}
 }

@@ -2,7 +2,6 @@ package mcpbridge
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -72,7 +71,3 @@ func (u Upstream) Dial(ctx context.Context) (mcp.Connection, error) {
 	}
 	return conn, nil
 }
-
-// jsonUnmarshal is encoding/json's, named so files that only need it do
-// not import the package for one call.
-func jsonUnmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }
