@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/formbridge/formbridge/app/wire"
 	"github.com/formbridge/formbridge/server/hub"
@@ -45,9 +46,16 @@ func (a *APIEliciter) Elicit(ctx context.Context, channel string, requester wire
 	return &res, nil
 }
 
+// completeTimeout bounds Complete, which has no caller's context: the
+// go-sdk calls it from the session's notification handling, and a bridge
+// that stops answering must not hold that up for good.
+const completeTimeout = 30 * time.Second
+
 // Complete forwards URL-mode completion.
 func (a *APIEliciter) Complete(channel, elicitationID string) error {
-	return a.post(context.Background(), "/api/v1/channels/"+url.PathEscape(channel)+"/elicitations/complete",
+	ctx, cancel := context.WithTimeout(context.Background(), completeTimeout)
+	defer cancel()
+	return a.post(ctx, "/api/v1/channels/"+url.PathEscape(channel)+"/elicitations/complete",
 		map[string]string{"elicitationId": elicitationID}, nil)
 }
 

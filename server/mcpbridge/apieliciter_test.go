@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/formbridge/formbridge/app/wire"
@@ -68,3 +69,26 @@ func TestAPIEliciter(t *testing.T) {
 		})
 	}
 }
+
+// A bridge that stops answering does not hold Complete (called from the
+// go-sdk's notification handling, with no context of its own) for good.
+func TestAPIEliciterCompleteGivesUp(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		hung := roundTripper(func(r *http.Request) (*http.Response, error) {
+			<-r.Context().Done()
+			return nil, r.Context().Err()
+		})
+		a := &APIEliciter{BaseURL: "http://bridge.invalid", APIKey: "k1", HTTPClient: &http.Client{Transport: hung}}
+		start := time.Now()
+		if err := a.Complete("ops", "auth-1"); !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("Complete = %v, want the deadline", err)
+		}
+		if d := time.Since(start); d != completeTimeout {
+			t.Errorf("Complete gave up after %v, want %v", d, completeTimeout)
+		}
+	})
+}
+
+type roundTripper func(*http.Request) (*http.Response, error)
+
+func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
