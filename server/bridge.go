@@ -41,7 +41,7 @@ type bridge struct {
 // newBridge builds the hub and mounts, on one mux:
 //
 //	/ws       the widgets' WebSocket (gateway)
-//	/api/v1/  the HTTP API for hosts (only with an API key)
+//	/api/v1/  the HTTP API for hosts (503 api_off without an API key)
 //	/healthz  200 while the process is up
 //	/         the widget page and its files (site)
 func newBridge(opts *bridgeOptions) (*bridge, error) {
@@ -73,15 +73,13 @@ func newBridge(opts *bridgeOptions) (*bridge, error) {
 		AllowedOrigins: opts.AllowedOrigins,
 		Logger:         log.With("part", "gateway"),
 	}))
-	if b.apiOn {
-		b.mux.Handle("/api/v1/", api.New(b.Hub, &api.Options{
-			APIKey:    opts.APIKey,
-			WidgetURL: func(_, token string) string { return b.WidgetURL(token) },
-			Logger:    log.With("part", "api"),
-		}))
-	} else {
-		b.mux.HandleFunc("/api/v1/", apiOff)
-	}
+	// Without a key the API answers every route with 503 api_off, as
+	// docs/PROTOCOL.md says, so a host that forgot the key learns why.
+	b.mux.Handle("/api/v1/", api.New(b.Hub, &api.Options{
+		APIKey:    opts.APIKey,
+		WidgetURL: func(_, token string) string { return b.WidgetURL(token) },
+		Logger:    log.With("part", "api"),
+	}))
 	b.mux.HandleFunc("/healthz", healthz)
 	b.mux.Handle("/", siteHandler)
 	return b, nil
@@ -110,14 +108,4 @@ func healthz(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	_ = json.NewEncoder(w).Encode(map[string]string{"status": "ok", "version": version})
-}
-
-// apiOff explains itself instead of a bare 404, so a host that forgot the
-// key learns why.
-func apiOff(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusNotFound)
-	_ = json.NewEncoder(w).Encode(map[string]string{
-		"error": "the HTTP API is off on this bridge: start formbridge with --api-key (or FORMBRIDGE_API_KEY) to turn it on",
-	})
 }

@@ -78,7 +78,7 @@ func TestServeRoutes(t *testing.T) {
 		t.Errorf("/healthz: %d %q", code, body)
 	}
 	code, body = get(t, base+"/api/v1/channels")
-	if code != 404 || !strings.Contains(body, "the HTTP API is off") {
+	if code != 503 || !strings.Contains(body, `"code":"api_off"`) || !strings.Contains(body, "--api-key") {
 		t.Errorf("/api/v1/ without a key: %d %q", code, body)
 	}
 	if code, _ := get(t, base+"/"); code != 200 {
