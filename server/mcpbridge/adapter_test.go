@@ -248,7 +248,7 @@ func TestAdapterServerCancelWithdraws(t *testing.T) {
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("eliciter context ended with %v, want canceled", err)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("the elicitation was not withdrawn after the server cancelled")
 	}
 }

@@ -61,7 +61,7 @@ func watchStderr(t *testing.T, r io.Reader) <-chan string {
 	t.Cleanup(func() {
 		select {
 		case <-done:
-		case <-time.After(10 * time.Second):
+		case <-time.After(patience):
 			t.Error("formbridge's stderr stayed open after the test")
 		}
 	})

@@ -93,7 +93,7 @@ func TestProxyToHTTPUpstream20260728(t *testing.T) {
 	cs.Close()
 	select {
 	case <-serve:
-	case <-time.After(5 * time.Second):
+	case <-time.After(patience):
 		t.Error("Serve did not end after the host left")
 	}
 }
@@ -123,7 +123,7 @@ func TestProxyHTTPUpstreamListChanged(t *testing.T) {
 	})
 	select {
 	case <-changed:
-	case <-time.After(5 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("tools/list_changed from the HTTP upstream did not reach the host")
 	}
 }
@@ -260,12 +260,12 @@ func TestProxyHTTPUpstreamGoneMidCall(t *testing.T) {
 			t.Error("host call succeeded after the upstream went away")
 		}
 		t.Logf("host call ended with: %v", err)
-	case <-time.After(10 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("host call hangs after the HTTP upstream went away")
 	}
 	select {
 	case <-withdrawn:
-	case <-time.After(5 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("pending question not withdrawn")
 	}
 	select {
@@ -273,7 +273,7 @@ func TestProxyHTTPUpstreamGoneMidCall(t *testing.T) {
 		if !errors.Is(err, ErrUpstreamClosed) {
 			t.Errorf("Serve returned %v, want ErrUpstreamClosed", err)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("Serve did not return")
 	}
 }

@@ -59,7 +59,7 @@ func startProxy(t *testing.T, srv *mcp.Server, p *Proxy, version string, hostOpt
 		ss.Close()
 		select {
 		case <-serve:
-		case <-time.After(5 * time.Second):
+		case <-time.After(patience):
 			t.Error("Serve did not return after both sides closed")
 		}
 		cancel()
@@ -265,7 +265,7 @@ func TestProxyNotificationsBothWays(t *testing.T) {
 	for name, ch := range map[string]<-chan struct{}{"tools list-changed": toolsChanged, "roots list-changed": rootsChanged} {
 		select {
 		case <-ch:
-		case <-time.After(5 * time.Second):
+		case <-time.After(patience):
 			t.Errorf("%s did not arrive through the proxy", name)
 		}
 	}
@@ -274,7 +274,7 @@ func TestProxyNotificationsBothWays(t *testing.T) {
 		if v != 0.5 {
 			t.Errorf("progress %v, want 0.5", v)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(patience):
 		t.Error("progress did not arrive")
 	}
 	select {
@@ -282,7 +282,7 @@ func TestProxyNotificationsBothWays(t *testing.T) {
 		if v != "halfway" {
 			t.Errorf("log %q, want halfway", v)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(patience):
 		t.Error("log message did not arrive")
 	}
 }
@@ -318,7 +318,7 @@ func TestProxyHostCancelWithdraws(t *testing.T) {
 	for name, ch := range map[string]<-chan struct{}{"elicitation withdrawn": withdrawn, "upstream call cancelled": upstreamCancelled} {
 		select {
 		case <-ch:
-		case <-time.After(5 * time.Second):
+		case <-time.After(patience):
 			t.Fatalf("%s: did not happen after the host cancelled", name)
 		}
 	}
@@ -350,12 +350,12 @@ func TestProxyUpstreamGoneMidCall(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "upstream MCP server closed") {
 			t.Errorf("host call ended with %v, want the upstream's closing", err)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("host call hangs after the upstream went away")
 	}
 	select {
 	case <-withdrawn:
-	case <-time.After(5 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("pending elicitation was not withdrawn")
 	}
 	select {
@@ -364,7 +364,7 @@ func TestProxyUpstreamGoneMidCall(t *testing.T) {
 			t.Errorf("Serve returned %v, want ErrUpstreamClosed", err)
 		}
 		px.serve <- err // for the cleanup
-	case <-time.After(5 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("Serve did not return")
 	}
 }

@@ -140,7 +140,7 @@ func TestProxySubprocess(t *testing.T) {
 	}
 	select {
 	case <-withdrawn:
-	case <-time.After(5 * time.Second):
+	case <-time.After(patience):
 		t.Error("the crashed server's question was not withdrawn")
 	}
 	select {
@@ -148,7 +148,7 @@ func TestProxySubprocess(t *testing.T) {
 		if !errors.Is(err, ErrUpstreamClosed) {
 			t.Errorf("Serve returned %v, want ErrUpstreamClosed", err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("Serve did not return after the upstream died")
 	}
 }

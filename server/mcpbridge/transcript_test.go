@@ -58,7 +58,7 @@ func runTranscript(t *testing.T, ar *txtar.Archive) {
 		a := answer
 		return &a, nil
 	}}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*patience)
 	defer cancel()
 	hostEnd, proxyHost := connPair(t, ctx)
 	upEnd, proxyUp := connPair(t, ctx)
@@ -68,7 +68,7 @@ func runTranscript(t *testing.T, ar *txtar.Archive) {
 		hostEnd.Close()
 		select {
 		case <-done:
-		case <-time.After(5 * time.Second):
+		case <-time.After(patience):
 			t.Error("Serve did not end after the host left")
 		}
 	}()
@@ -128,7 +128,7 @@ func send(t *testing.T, ctx context.Context, c mcp.Connection, line string) {
 
 func expect(t *testing.T, ctx context.Context, c mcp.Connection, side, want string) {
 	t.Helper()
-	rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	rctx, cancel := context.WithTimeout(ctx, patience)
 	defer cancel()
 	msg, err := c.Read(rctx)
 	if err != nil {

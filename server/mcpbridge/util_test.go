@@ -33,11 +33,15 @@ func connectThrough(t *testing.T, ctx context.Context, p *Proxy, up mcp.Connecti
 	return cs, serve
 }
 
-// waitFor polls cond until it holds. The deadline is generous: it is
-// only reached when something is broken, and a loaded machine is slow.
+// patience is how long a test waits for something that must happen. It
+// is generous: only a broken build waits it out, and a loaded machine is
+// slow.
+const patience = 20 * time.Second
+
+// waitFor polls cond until it holds, for up to patience.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(patience)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)
