@@ -6,7 +6,6 @@ import (
 	"crypto/subtle"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/formbridge/formbridge/app/wire"
 )
@@ -43,9 +42,10 @@ type channel struct {
 	recent   recentRing           // settled requests, to answer late duplicates
 	urls     map[string]*urlState // URL-mode elicitation ids awaiting complete
 	urlSeq   uint64
-	expiry   []*request  // pending requests, a min-heap by deadline (expiry.go)
-	timer    *time.Timer // fires at timerAt for the earliest deadline
-	timerAt  int64       // on the hub's clock; 0 when not armed
+	expiry   []*request // pending requests, a min-heap by deadline (expiry.go)
+	armed    bool       // a timer will fire at timerAt
+	timerAt  int64      // on the hub's clock
+	timerGen uint64     // the latest timer; older ones do nothing
 }
 
 func (h *Hub) addChannelLocked(name, token string) *channel {
@@ -157,9 +157,6 @@ func (c *channel) shutdown(reason error) {
 		if c.settleLocked(r, cancelResult, nil, "", wire.OutcomeCancelled) {
 			settled = append(settled, r)
 		}
-	}
-	if c.timer != nil {
-		c.timer.Stop()
 	}
 	for s := range c.sessions {
 		s.detach(reason)

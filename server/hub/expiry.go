@@ -13,6 +13,12 @@ import (
 // fires with nothing due, it re-arms for the new earliest. With the
 // usual single timeout, requests arrive in deadline order and the timer
 // is set once per expiry, not once per request.
+//
+// Moving the timer earlier starts a new one; the old one, when it fires,
+// sees it is not the latest and returns. The hub never stops or resets a
+// timer, so one started in a testing/synctest bubble is never touched
+// from outside it (which the runtime forbids), whichever goroutine
+// submits, answers or closes.
 
 // clock is the hub's monotonic time in nanoseconds.
 func (h *Hub) clock(t time.Time) int64 { return int64(t.Sub(h.epoch)) }
@@ -23,20 +29,19 @@ func (c *channel) pushExpiry(r *request, now int64) {
 	r.index = int32(len(c.expiry))
 	c.expiry = append(c.expiry, r)
 	c.up(int(r.index))
-	if c.timerAt == 0 || r.deadline < c.timerAt {
+	// A timer due already is firing, or belongs to a testing/synctest
+	// bubble that ended (its clock is not this one): start another.
+	if !c.armed || r.deadline < c.timerAt || c.timerAt <= now {
 		c.arm(r.deadline, now)
 	}
 }
 
-// arm sets the timer to fire at deadline. The caller holds c.mu.
+// arm starts a timer that fires at deadline. The caller holds c.mu.
 func (c *channel) arm(deadline, now int64) {
-	c.timerAt = deadline
-	d := time.Duration(max(deadline-now, 0))
-	if c.timer == nil {
-		c.timer = time.AfterFunc(d, c.expire)
-		return
-	}
-	c.timer.Reset(d)
+	c.timerAt, c.armed = deadline, true
+	c.timerGen++
+	gen := c.timerGen
+	time.AfterFunc(time.Duration(max(deadline-now, 0)), func() { c.expire(gen) })
 }
 
 // removeExpiry takes r out of the heap. The caller holds c.mu.
@@ -62,15 +67,15 @@ func (c *channel) removeExpiry(r *request) {
 }
 
 // expire settles every request whose deadline passed and re-arms the
-// timer for the next one.
-func (c *channel) expire() {
+// timer for the next one, unless a later arm replaced timer gen.
+func (c *channel) expire(gen uint64) {
 	var due []*request
 	c.mu.Lock()
-	c.timerAt = 0
-	if c.gone != nil {
+	if gen != c.timerGen || c.gone != nil {
 		c.mu.Unlock()
 		return
 	}
+	c.armed = false
 	now := c.h.clock(time.Now())
 	for len(c.expiry) > 0 && c.expiry[0].deadline <= now {
 		r := c.expiry[0]

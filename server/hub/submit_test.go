@@ -181,3 +181,29 @@ func TestParseCache(t *testing.T) {
 		}
 	}
 }
+
+// A hub made outside a testing/synctest bubble can be used inside one and
+// then outside again: the hub never stops or resets a timer a bubble
+// started, which the runtime would refuse from outside the bubble.
+func TestTimersAcrossBubbles(t *testing.T) {
+	h := hub.New(nil)
+	defer h.Close()
+	synctest.Test(t, func(t *testing.T) {
+		c := elicitAsync(t.Context(), h, "default", nameForm, &hub.ElicitOptions{Timeout: time.Minute})
+		time.Sleep(time.Minute)
+		if !c.returned() || c.res == nil || c.res.Action != wire.ActionCancel {
+			t.Fatalf("in the bubble: %+v, %v; want an expired cancel", c.res, c.err)
+		}
+		// Pending when the bubble ends: its timer never fires.
+		w := attach(t, h, "default", false)
+		c = elicitAsync(t.Context(), h, "default", nameForm, &hub.ElicitOptions{Timeout: time.Hour})
+		id, _ := w.request()
+		w.s.Answer(id, wire.ElicitResult{Action: wire.ActionDecline})
+		c.wait(t)
+		w.s.Close()
+	})
+	res, err := h.Elicit(t.Context(), "default", requester, json.RawMessage(nameForm), &hub.ElicitOptions{Timeout: 10 * time.Millisecond})
+	if err != nil || res.Action != wire.ActionCancel {
+		t.Errorf("outside after the bubble: %+v, %v; want an expired cancel", res, err)
+	}
+}
