@@ -3,15 +3,19 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"log"
 	"os"
-	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
+
+// crashQuestion is what the crash tool asks before the process dies.
+const crashQuestion = "Wait for me"
 
 const tripSchema = `{"type":"object","properties":{` +
 	`"zeta":{"type":"string","title":"Destination"},` +
@@ -50,19 +54,36 @@ func main() {
 		}
 		return text(resp)
 	})
-	// crash dies while its elicitation waits for a person.
+	// crash dies while its elicitation waits for a person: the process
+	// exits right after writing it (crashAfterAsking).
 	mcp.AddTool(srv, &mcp.Tool{Name: "crash"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
-		go func() {
-			time.Sleep(200 * time.Millisecond)
-			os.Exit(3)
-		}()
-		res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "Wait for me", RequestedSchema: json.RawMessage(tripSchema)})
+		res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: crashQuestion, RequestedSchema: json.RawMessage(tripSchema)})
 		if err != nil {
 			return nil, nil, err
 		}
 		return text(res)
 	})
-	if err := srv.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+	if err := srv.Run(context.Background(), crashAfterAsking{&mcp.StdioTransport{}}); err != nil {
 		log.Print(err)
 	}
+}
+
+// crashAfterAsking exits the process as soon as the crash tool's question
+// is written, so the question is out and waiting when the server dies,
+// however slow the machine.
+type crashAfterAsking struct{ mcp.Transport }
+
+func (t crashAfterAsking) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := t.Transport.Connect(ctx)
+	return crashConn{c}, err
+}
+
+type crashConn struct{ mcp.Connection }
+
+func (c crashConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	err := c.Connection.Write(ctx, msg)
+	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "elicitation/create" && bytes.Contains(req.Params, []byte(crashQuestion)) {
+		os.Exit(3)
+	}
+	return err
 }
