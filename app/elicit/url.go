@@ -30,12 +30,16 @@ type URLWarning struct {
 
 // URLInfo is a checked URL for URL mode.
 type URLInfo struct {
-	URL      string       `json:"url"`
-	Scheme   string       `json:"scheme"`
-	Host     string       `json:"host"`   // as typed (Unicode if it was punycode)
-	Domain   string       `json:"domain"` // registrable part to highlight, e.g. "example.co.uk"
-	Port     string       `json:"port,omitempty"`
-	Warnings []URLWarning `json:"warnings,omitempty"`
+	URL    string `json:"url"`
+	Scheme string `json:"scheme"`
+	Host   string `json:"host"`   // as typed (Unicode if it was punycode)
+	Domain string `json:"domain"` // registrable part to highlight, e.g. "example.co.uk"
+	// ASCIIHost is the host in the letters a browser puts on the wire
+	// ("xn--pple-43d.com" for "аpple.com"), set only when Host has
+	// international letters: it cannot imitate another name.
+	ASCIIHost string       `json:"asciiHost,omitempty"`
+	Port      string       `json:"port,omitempty"`
+	Warnings  []URLWarning `json:"warnings,omitempty"`
 }
 
 // CheckURL checks a URL-mode link. A link that must not be opened (a
@@ -51,6 +55,12 @@ func CheckURL(raw string) (*URLInfo, error) {
 		return nil, errors.New("the link is not valid text")
 	}
 	for _, r := range raw {
+		// Direction controls and other invisible characters change what
+		// a person reads ("…\u202Efdp.exe" shows as "…exe.pdf") without
+		// changing where the link goes.
+		if hiddenRune(r) {
+			return nil, errHidden
+		}
 		// Browsers silently drop or rewrite these ("\" becomes "/"), so the
 		// link opened would not be the link shown.
 		if r <= ' ' || r == '\\' || r == 0x7f || isSpaceOrControl(r) {
@@ -108,16 +118,21 @@ func (i *URLInfo) warn(code, msg string) {
 func (i *URLInfo) setHost(host string) error {
 	name := strings.TrimSuffix(host, ".")
 	labels := strings.Split(name, ".")
+	ascii := make([]string, len(labels))
 	unicodeHost := false
 	for k, l := range labels {
+		ascii[k] = l
 		if strings.HasPrefix(l, "xn--") {
 			d, err := decodePunycode(l[4:])
 			if err != nil || d == "" {
 				return errors.New("the link's site name is not valid")
 			}
 			labels[k], unicodeHost = strings.ToLower(d), true
+			if strings.ContainsFunc(labels[k], hiddenRune) {
+				return errHidden
+			}
 		} else if !isASCII(l) {
-			unicodeHost = true
+			ascii[k], unicodeHost = "xn--"+encodePunycode(l), true
 		}
 		if !validHostLabel(labels[k]) && !validUnderscoreLabel(labels[k]) {
 			return errors.New("the link's site name is not valid")
@@ -125,16 +140,111 @@ func (i *URLInfo) setHost(host string) error {
 	}
 	i.Host = strings.Join(labels, ".")
 	i.Domain = registrableDomain(labels)
-	if unicodeHost {
-		i.warn("punycode", "The site name uses international letters ("+i.Host+"); check it is the site you expect")
+	if !unicodeHost {
+		return nil
 	}
+	i.ASCIIHost = strings.Join(ascii, ".")
 	for _, l := range labels {
 		if mixedScript(l) {
-			i.warn("mixed_script", "The site name mixes letters of different alphabets ("+l+"); it may imitate another site")
+			// First: it is the stronger reason to look twice.
+			i.warn("mixed_script", "The site name mixes letters from different alphabets, a trick used to imitate a familiar site.")
 			break
 		}
 	}
+	i.warn("punycode", "The site name uses letters beyond a to z, some of which look just like familiar ones. Spelled in plain letters it is "+i.ASCIIHost+": make sure this is the site you expect.")
 	return nil
+}
+
+// Lookalike reports whether the host uses letters beyond a to z
+// (punycode or mixed scripts), so its name may imitate another site's
+// and must not be presented as if it could be trusted at a glance.
+func (i *URLInfo) Lookalike() bool { return i.ASCIIHost != "" }
+
+// errHidden refuses a link with invisible characters.
+var errHidden = errors.New("the link contains invisible characters that can disguise where it really goes")
+
+// hiddenRune reports characters that show as nothing, or change how the
+// text around them is shown, but still count in a URL: Unicode format
+// characters (bidi marks, embeddings, overrides and isolates U+202A-
+// U+202E and U+2066-U+2069, zero-width spaces and joiners, the soft
+// hyphen, tags), variation selectors, the grapheme joiner and the
+// Hangul fillers, which draw blank.
+func hiddenRune(r rune) bool {
+	switch {
+	case r < 0xad:
+		return false
+	case unicode.Is(unicode.Cf, r),
+		r >= 0xfe00 && r <= 0xfe0f, r >= 0xe0100 && r <= 0xe01ef, // variation selectors
+		r >= 0x180b && r <= 0x180f, // Mongolian variation selectors and vowel separator
+		r == 0x034f, r == 0x115f, r == 0x1160, r == 0x3164, r == 0xffa0, r == 0x2800:
+		return true
+	}
+	return false
+}
+
+// encodePunycode encodes one label (RFC 3492 §6.3) without its "xn--"
+// prefix, so a host typed in Unicode can be shown as the browser will
+// send it.
+func encodePunycode(s string) string {
+	var out []byte
+	runes := []rune(s)
+	for _, r := range runes {
+		if r < 0x80 {
+			out = append(out, byte(r))
+		}
+	}
+	b := len(out)
+	h := b
+	if b > 0 {
+		out = append(out, '-')
+	}
+	n, delta, bias := rune(pcInitialN), 0, pcInitialBias
+	for h < len(runes) {
+		m := rune(unicode.MaxRune + 1)
+		for _, r := range runes {
+			if r >= n && r < m {
+				m = r
+			}
+		}
+		delta += int(m-n) * (h + 1)
+		n = m
+		for _, r := range runes {
+			if r < n {
+				delta++
+			}
+			if r != n {
+				continue
+			}
+			q := delta
+			for k := pcBase; ; k += pcBase {
+				t := k - bias
+				if t < pcTMin {
+					t = pcTMin
+				} else if t > pcTMax {
+					t = pcTMax
+				}
+				if q < t {
+					break
+				}
+				out = append(out, punyEncodeDigit(t+(q-t)%(pcBase-t)))
+				q = (q - t) / (pcBase - t)
+			}
+			out = append(out, punyEncodeDigit(q))
+			bias = punyAdapt(delta, h+1, h == b)
+			delta = 0
+			h++
+		}
+		delta++
+		n++
+	}
+	return string(out)
+}
+
+func punyEncodeDigit(d int) byte {
+	if d < 26 {
+		return byte('a' + d)
+	}
+	return byte('0' + d - 26)
 }
 
 // validUnderscoreLabel allows "_" in a label (seen in real sub-domains),

@@ -2,6 +2,7 @@ package elicit
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -27,7 +28,7 @@ func TestCheckURL(t *testing.T) {
 		{"https://good.com@evil.com/", "evil.com", "evil.com", []string{"userinfo"}},
 		{"https://xn--mnchen-3ya.de/", "münchen.de", "münchen.de", []string{"punycode"}},
 		{"https://xn--80ak6aa92e.com/", "аррӏе.com", "аррӏе.com", []string{"punycode"}},
-		{"https://pаypal.com/", "pаypal.com", "pаypal.com", []string{"punycode", "mixed_script"}},
+		{"https://pаypal.com/", "pаypal.com", "pаypal.com", []string{"mixed_script", "punycode"}},
 		{"https://日本語.jp/", "日本語.jp", "日本語.jp", []string{"punycode"}},
 		{"https://93.184.216.34/", "93.184.216.34", "93.184.216.34", []string{"ip_address"}},
 		{"https://[2001:db8::1]:8443/", "2001:db8::1", "2001:db8::1", []string{"ip_address", "port"}},
@@ -86,6 +87,12 @@ func TestCheckURLRefusals(t *testing.T) {
 		"https://evil.com\\@good.com",
 		"https://example.com/\x00",
 		"https://ex\u200bample.com",
+		"https://example.com/invoice\u202Efdp.exe", // reads as "…exe.pdf"
+		"https://example.com/\u202A", "https://example.com/\u202B", "https://example.com/\u202C", "https://example.com/\u202D",
+		"https://example.com/a\u2066b", "https://example.com/a\u2067b", "https://example.com/a\u2068b", "https://example.com/a\u2069b",
+		"https://example.com/?q=\u061C", "https://example.com/\u00AD", "https://example.com/\u2060", "https://example.com/\u2064",
+		"https://example.com/\uFE0F", "https://example.com/\u034F", "https://example.com/\u3164", "https://example.com/#\U000E0041",
+		"https://xn--" + encodePunycode("exa\u202Emple") + ".com/", // a host with U+202E in it, in punycode
 		"https://-bad-.com/",
 		"https://xn--.com/",
 		"https://xn--a.com/", // decodes to a control character
@@ -135,6 +142,65 @@ func TestDecodePunycode(t *testing.T) {
 	for _, bad := range []string{"ü-abc", "abc!", "99999999999999", "zzzzzzzzzzzzz9"} {
 		if got, err := decodePunycode(bad); err == nil {
 			t.Errorf("decodePunycode(%q) = %q, want an error", bad, got)
+		}
+	}
+}
+
+// TestCheckURLHidden: a link with invisible or direction-changing
+// characters is refused in words a person understands.
+func TestCheckURLHidden(t *testing.T) {
+	t.Parallel()
+	for _, raw := range []string{"https://example.com/invoice\u202Efdp.exe", "https://exa\u2066mple.com/", "https://example.com/\u200D"} {
+		_, err := CheckURL(raw)
+		if err == nil || !strings.Contains(err.Error(), "invisible characters") {
+			t.Errorf("CheckURL(%q) = %v, want the invisible characters refusal", raw, err)
+		}
+	}
+}
+
+// TestCheckURLLookalike: a host with letters beyond a to z is also given
+// in the plain spelling a browser sends, whichever form the link used,
+// and its warnings name that spelling.
+func TestCheckURLLookalike(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ raw, host, ascii string }{
+		{"https://аpple.com/login", "аpple.com", "xn--pple-43d.com"},
+		{"https://xn--pple-43d.com:8443/login", "аpple.com", "xn--pple-43d.com"},
+		{"https://login.münchen.de/", "login.münchen.de", "login.xn--mnchen-3ya.de"},
+		{"https://日本語.jp/", "日本語.jp", "xn--wgv71a119e.jp"},
+		{"https://example.com/", "example.com", ""},
+	}
+	for _, tt := range tests {
+		info, err := CheckURL(tt.raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.Host != tt.host || info.ASCIIHost != tt.ascii || info.Lookalike() != (tt.ascii != "") {
+			t.Errorf("%s: host %q ascii %q lookalike %v, want %q %q", tt.raw, info.Host, info.ASCIIHost, info.Lookalike(), tt.host, tt.ascii)
+		}
+		for _, w := range info.Warnings {
+			if w.Code == "punycode" && !strings.Contains(w.Message, tt.ascii) {
+				t.Errorf("%s: warning %q does not give the plain spelling %s", tt.raw, w.Message, tt.ascii)
+			}
+		}
+	}
+}
+
+// TestEncodePunycode uses the samples of RFC 3492 §7.1, both ways.
+func TestEncodePunycode(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ in, want string }{
+		{"ليهمابتكلموشعربي؟", "egbpdaj6bu4bxfgehfvwxn"},
+		{"他们为什么不说中文", "ihqwcrb4cv8a8dqg056pqjye"},
+		{"münchen", "mnchen-3ya"},
+		{"аpple", "pple-43d"},
+	} {
+		got := encodePunycode(tt.in)
+		if got != tt.want {
+			t.Errorf("encodePunycode(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		if back, err := decodePunycode(got); err != nil || back != tt.in {
+			t.Errorf("decodePunycode(%q) = %q, %v; want %q", got, back, err, tt.in)
 		}
 	}
 }

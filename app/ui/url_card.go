@@ -95,6 +95,26 @@ func (c *urlCard) Render() app.UI {
 			app.P().Class("fb-waiting").Role("status").Body(app.Text("Waiting for you to finish in the other tab.")),
 			renderURL(it.URL),
 		}
+	case it.URL.Lookalike():
+		// The name may imitate a familiar one ("аpple.com" with a Cyrillic
+		// "а"): the warning comes first, and the name is never shown in
+		// bold as if it could be trusted, only its plain spelling, which
+		// cannot imitate anything.
+		body = []app.UI{
+			renderURLWarnings(it.URL),
+			app.P().Class("fb-lead").Body(app.Text("This asks you to open a web page. Check the address before you open it:")),
+			renderURL(it.URL),
+			app.P().Class("fb-site").Body(
+				app.Text("Website, in plain letters: "),
+				app.Strong().Dir("ltr").Body(app.Text(it.URL.ASCIIHost)),
+			),
+			app.P().Class("fb-site-shown").Body(
+				app.Text("It is displayed as "),
+				app.Bdi().Dir("ltr").Class("fb-lookalike").Body(app.Text(showControls(it.URL.Host))),
+				app.Text(", which may look like another website's name."),
+			),
+			app.P().Class("fb-hint").Body(app.Text("It opens in a new tab. Nothing is loaded until you click Open link.")),
+		}
 	default:
 		body = []app.UI{
 			app.P().Class("fb-lead").Body(app.Text("This asks you to open a web page. Check the address before you open it:")),
@@ -103,7 +123,7 @@ func (c *urlCard) Render() app.UI {
 				app.Text("Website: "),
 				app.Strong().Dir("ltr").Body(app.Text(showControls(it.URL.Domain))),
 			),
-			renderURLWarnings(it.URL.Warnings),
+			renderURLWarnings(it.URL),
 			app.P().Class("fb-hint").Body(app.Text("It opens in a new tab. Nothing is loaded until you click Open link.")),
 		}
 	}
@@ -156,7 +176,10 @@ func renderURL(u *elicit.URLInfo) app.UI {
 	before, host, after := splitHost(u.URL)
 	before, host, after = showControls(before), showControls(host), showControls(after)
 	var hostParts []app.UI
-	if d := u.Domain; d != "" && len(d) <= len(host) && strings.EqualFold(host[len(host)-len(d):], d) {
+	if u.Lookalike() {
+		// No highlight: it would present the imitation as the site.
+		hostParts = []app.UI{app.Span().Class("fb-lookalike").Body(app.Text(host))}
+	} else if d := u.Domain; d != "" && len(d) <= len(host) && strings.EqualFold(host[len(host)-len(d):], d) {
 		cut := len(host) - len(d)
 		hostParts = []app.UI{
 			app.If(cut > 0, app.Text(host[:cut])),
@@ -231,7 +254,8 @@ func isBidiControl(r rune) bool {
 }
 
 // renderURLWarnings lists app/elicit's reasons to look twice.
-func renderURLWarnings(ws []elicit.URLWarning) app.UI {
+func renderURLWarnings(u *elicit.URLInfo) app.UI {
+	ws := u.Warnings
 	if len(ws) == 0 {
 		return nil
 	}
@@ -239,8 +263,12 @@ func renderURLWarnings(ws []elicit.URLWarning) app.UI {
 	for i, w := range ws {
 		rows[i] = app.Li().DataSet("warning", w.Code).Body(app.Text(showControls(w.Message)))
 	}
-	return app.Div().Class("fb-warning").Role("note").Body(
-		app.P().Body(app.Strong().Body(app.Text("Look twice before opening this link:"))),
+	heading, class := "Look twice before opening this link:", "fb-warning"
+	if u.Lookalike() {
+		heading, class = "Careful: this link may lead to a website pretending to be another one.", "fb-warning fb-warning-strong"
+	}
+	return app.Div().Class(class).Role("note").Body(
+		app.P().Body(app.Strong().Body(app.Text(heading))),
 		app.Ul().Body(rows...),
 	)
 }

@@ -340,17 +340,48 @@ func TestWidgetRootMatch(t *testing.T) {
 	}
 }
 
-func TestWidgetURLBidiShown(t *testing.T) {
+// TestWidgetURLBidiRefused: a link with a direction override (which
+// would show "…exe.pdf" for "…\u202Efdp.exe") cannot be opened; the card
+// says why in plain words and never renders the override itself.
+func TestWidgetURLBidiRefused(t *testing.T) {
 	w, d, _ := mountWidget(t)
 	raw := "https://example.com/invoice\u202Efdp.exe"
 	w.onRequest(d.Context(), "u1", wire.ElicitParams{Mode: "url", Message: "Open", ElicitationID: "e1", URL: raw}, testMeta)
 	page := show(t, w, d)
-	u := page.mustFind(t, "[data-url]")
-	if u.attrs["data-url"] != raw {
-		t.Errorf("data-url = %q, want the exact URL", u.attrs["data-url"])
+	card := page.mustFind(t, "form[data-elicitation-id]")
+	if card.find("button[data-action=open]") != nil {
+		t.Error("a link with a direction override can be opened")
 	}
-	if txt := u.textContent(); strings.ContainsRune(txt, 0x202E) || !strings.Contains(txt, "[U+202E]") {
-		t.Errorf("shown URL %q hides a direction override", txt)
+	card.mustFind(t, "button[data-action=decline]")
+	if txt := card.textContent(); !strings.Contains(txt, "invisible characters") || strings.ContainsRune(txt, 0x202E) {
+		t.Errorf("card text %q", txt)
+	}
+}
+
+// TestWidgetURLLookalike: a Cyrillic "аpple.com" is never the bold,
+// highlighted name on the card: the warning comes first, and the name is
+// given in its plain spelling, which cannot imitate another.
+func TestWidgetURLLookalike(t *testing.T) {
+	w, d, _ := mountWidget(t)
+	w.onRequest(d.Context(), "u1", wire.ElicitParams{Mode: "url", Message: "Sign in", ElicitationID: "e1", URL: "https://\u0430pple.com/login"}, testMeta)
+	page := show(t, w, d)
+	body := page.mustFind(t, "div[class=fb-url-body]")
+	if len(body.kids) == 0 || body.kids[0].attrs["class"] != "fb-warning fb-warning-strong" {
+		t.Fatalf("the look-alike warning is not first: %q", body.textContent())
+	}
+	for _, st := range body.findAll("strong") {
+		if strings.Contains(st.textContent(), "\u0430pple") {
+			t.Errorf("the look-alike name is in bold: %q", st.textContent())
+		}
+	}
+	if got := body.mustFind(t, "p[class=fb-site]").mustFind(t, "strong").textContent(); got != "xn--pple-43d.com" {
+		t.Errorf("plain spelling %q, want xn--pple-43d.com", got)
+	}
+	if body.find("[class=fb-domain]") != nil {
+		t.Error("the look-alike name is highlighted in the address")
+	}
+	if n := len(body.findAll("li[data-warning]")); n != 2 {
+		t.Errorf("%d warnings, want mixed_script and punycode", n)
 	}
 }
 
