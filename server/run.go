@@ -14,6 +14,10 @@ import (
 // shutdownGrace is how long requests in flight get to finish at shutdown.
 const shutdownGrace = 5 * time.Second
 
+// minTokenLength is the length of the tokens the hub makes (128 random
+// bits in base32); a --token shorter than that is warned about.
+const minTokenLength = 26
+
 // running is a bridge serving HTTP on a listener.
 type running struct {
 	*bridge
@@ -168,6 +172,11 @@ func startBridge(f *bridgeFlags, stderr io.Writer, x *extras) (*running, func(),
 		}
 	}
 	log.Info("formbridge is listening", "addr", ln.Addr().String(), "version", version)
+	if n := len(*f.token); n > 0 && n < minTokenLength {
+		// Hello attempts are not counted, so a short token is one anyone
+		// who reaches the bridge can guess.
+		log.Warn("the --token is short: anyone who can reach this bridge may guess it; use at least 26 random characters, or none for a random one", "length", n)
+	}
 	if !b.APIOn() {
 		log.Info("the HTTP API (/api/v1/) is off: start with --api-key or FORMBRIDGE_API_KEY to turn it on")
 	}

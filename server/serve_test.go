@@ -87,6 +87,17 @@ func TestServeRoutes(t *testing.T) {
 	if !strings.Contains(logs.String(), "the HTTP API (/api/v1/) is off") {
 		t.Errorf("the log does not say the API is off:\n%s", logs)
 	}
+	if strings.Contains(logs.String(), "--token is short") {
+		t.Errorf("a %d-character token was warned about:\n%s", len(testToken), logs)
+	}
+}
+
+// A short --token is one anyone reaching the bridge can guess: say so.
+func TestServeWarnsShortToken(t *testing.T) {
+	_, _, logs := startTest(t, testFlags(t, "--token", "demo-token-1234"), nil)
+	if !strings.Contains(logs.String(), "--token is short") || strings.Contains(logs.String(), "demo-token-1234") {
+		t.Errorf("want a warning that names the length, never the token:\n%s", logs)
+	}
 }
 
 func TestServeAPIOn(t *testing.T) {
