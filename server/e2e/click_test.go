@@ -42,7 +42,7 @@ func TestFirstClickCounts(t *testing.T) {
 		"phone":{"type":"string","title":"Phone","maxLength":30}},"required":["name","phone"]}}`
 	for _, tc := range []struct {
 		name, action, want string
-		typeThenClear bool // the person typed and erased, so leaving shows "required"
+		typeThenClear      bool // the person typed and erased, so leaving shows "required"
 	}{
 		{"not now", "cancel", `{"action":"cancel"}`, false},
 		{"decline", "decline", `{"action":"decline"}`, false},
