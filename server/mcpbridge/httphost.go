@@ -15,6 +15,7 @@ import (
 	"net/netip"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -35,6 +36,11 @@ type HTTPHost struct {
 	// with the proxy's own standing, which the network must not get for
 	// free when the bridge listens on another interface.
 	APIKey string
+	// IdleTimeout ends a session that has had no request open for this
+	// long (a host that went away without DELETE); 0 = 30 minutes. A
+	// session waiting on a person keeps its request open, so it is never
+	// idle. Set it before serving.
+	IdleTimeout time.Duration
 
 	proxy *Proxy
 	cop   *http.CrossOriginProtection
@@ -44,11 +50,69 @@ type HTTPHost struct {
 	mu       sync.Mutex
 	sessions map[string]*httpSession
 	wg       sync.WaitGroup
+	reaping  sync.Once
 }
 
 type httpSession struct {
 	transport *mcp.StreamableServerTransport
 	cancel    context.CancelFunc
+
+	// Guarded by HTTPHost.mu: requests open now, and when the last ended.
+	open     int
+	lastSeen time.Time
+}
+
+// serve hands r to the session's transport, keeping its idle clock.
+func (h *HTTPHost) serve(s *httpSession, w http.ResponseWriter, r *http.Request) {
+	h.mu.Lock()
+	s.open++
+	h.mu.Unlock()
+	defer func() {
+		h.mu.Lock()
+		s.open--
+		s.lastSeen = time.Now()
+		h.mu.Unlock()
+	}()
+	s.transport.ServeHTTP(w, r)
+}
+
+// reap ends the sessions idle since before now-IdleTimeout.
+func (h *HTTPHost) reap(now time.Time) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, s := range h.sessions {
+		if s != nil && s.open == 0 && now.Sub(s.lastSeen) > h.idleTimeout() {
+			s.cancel() // its relay ends and removes it
+		}
+	}
+}
+
+func (h *HTTPHost) idleTimeout() time.Duration {
+	if h.IdleTimeout > 0 {
+		return h.IdleTimeout
+	}
+	return 30 * time.Minute
+}
+
+// startReaper looks for idle sessions a few times per IdleTimeout until
+// the host's context ends.
+func (h *HTTPHost) startReaper() {
+	h.reaping.Do(func() {
+		h.wg.Add(1)
+		go func() {
+			defer h.wg.Done()
+			tick := time.NewTicker(max(h.idleTimeout()/4, time.Second))
+			defer tick.Stop()
+			for {
+				select {
+				case <-h.ctx.Done():
+					return
+				case now := <-tick.C:
+					h.reap(now)
+				}
+			}
+		}()
+	})
 }
 
 // NewHTTPHost returns a handler whose sessions end with ctx.
@@ -103,7 +167,7 @@ func (h *HTTPHost) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			w.WriteHeader(http.StatusNoContent)
 			return
 		}
-		s.transport.ServeHTTP(w, r)
+		h.serve(s, w, r)
 		return
 	}
 	if r.Method != http.MethodPost {
@@ -144,7 +208,7 @@ func (h *HTTPHost) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		json.NewEncoder(w).Encode(map[string]string{"error": "formbridge could not reach the upstream MCP server"})
 		return
 	}
-	s.transport.ServeHTTP(w, r)
+	h.serve(s, w, r)
 }
 
 // open starts a relay for a new host session.
@@ -183,10 +247,11 @@ func (h *HTTPHost) open() (*httpSession, error) {
 		release()
 		return nil, err
 	}
-	s := &httpSession{transport: t, cancel: cancel}
+	s := &httpSession{transport: t, cancel: cancel, lastSeen: time.Now()}
 	h.mu.Lock()
 	h.sessions[id] = s
 	h.mu.Unlock()
+	h.startReaper()
 	h.wg.Add(1)
 	go func() {
 		defer h.wg.Done()

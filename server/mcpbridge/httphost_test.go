@@ -3,6 +3,7 @@ package mcpbridge
 import (
 	"context"
 	"errors"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -223,6 +224,51 @@ func TestHTTPHostKey(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A host that went away without DELETE leaves a session no request
+// touches: it ends after IdleTimeout, so abandoned sessions cannot fill
+// MaxSessions and lock every later host out.
+func TestHTTPHostReapsIdleSessions(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	hh := NewHTTPHost(ctx, &Proxy{Eliciter: &person{answer: accepting(nil)}, Channel: "default"}, func(ctx context.Context) (mcp.Connection, error) {
+		st, ut := mcp.NewInMemoryTransports()
+		if _, err := newTestServer(t).Connect(ctx, st, nil); err != nil {
+			return nil, err
+		}
+		return ut.Connect(ctx)
+	})
+	front := httptest.NewServer(hh)
+	t.Cleanup(func() {
+		cancel()
+		hh.Wait()
+		front.Close()
+	})
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`
+	req, _ := http.NewRequest("POST", front.URL, strings.NewReader(init))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.Header.Get(sessionHeader) == "" {
+		t.Fatalf("initialize: %s, session %q", resp.Status, resp.Header.Get(sessionHeader))
+	}
+	sessions := func() int {
+		hh.mu.Lock()
+		defer hh.mu.Unlock()
+		return len(hh.sessions)
+	}
+	hh.reap(time.Now().Add(time.Minute))
+	if n := sessions(); n != 1 {
+		t.Fatalf("%d sessions after a minute idle, want 1", n)
+	}
+	hh.reap(time.Now().Add(31 * time.Minute))
+	waitFor(t, "the idle session to end", func() bool { return sessions() == 0 })
 }
 
 // An HTTP upstream that goes away mid-call: the host gets an error and
