@@ -68,6 +68,12 @@ const (
 	OutcomeRejected          = "rejected"           // content invalid; still pending
 	OutcomeCancelled         = "cancelled"          // the server withdrew it
 	OutcomeExpired           = "expired"            // nobody answered in time
+	// OutcomeUnknown follows error -32003: the widget answered a request
+	// this bridge does not hold (it restarted, or forgot it long ago), so
+	// the widget withdraws that form. Added after formbridge.v1 first
+	// shipped: widgets that do not know it should read any unknown
+	// outcome as "no longer waiting".
+	OutcomeUnknown = "unknown"
 )
 
 // Actions of an ElicitResult.
