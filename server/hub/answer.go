@@ -19,6 +19,7 @@ func (c *channel) leave(s *Session) {
 	defer c.mu.Unlock()
 	s.end()
 	delete(c.sessions, s)
+	c.widgets.Store(int32(len(c.sessions)))
 }
 
 func (c *channel) answer(s *Session, id string, res wire.ElicitResult) error {

@@ -6,6 +6,7 @@ import (
 	"crypto/subtle"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/formbridge/formbridge/app/wire"
 )
@@ -38,6 +39,7 @@ type channel struct {
 	tail     *request // arrival order, for widgets that attach later
 	pending  map[string]*request
 	sessions map[*Session]struct{}
+	widgets  atomic.Int32 // len(sessions), read without mu
 	rate     bucket
 	recent   recentRing           // settled requests, to answer late duplicates
 	urls     map[string]*urlState // URL-mode elicitation ids awaiting complete
@@ -162,6 +164,7 @@ func (c *channel) shutdown(reason error) {
 		s.detach(reason)
 		delete(c.sessions, s)
 	}
+	c.widgets.Store(0)
 	c.mu.Unlock()
 	for _, r := range settled {
 		r.finish()

@@ -50,13 +50,10 @@ func encodeCreate(id string, params json.RawMessage, meta wire.RequestMeta) ([]b
 // bridge's _meta is always the only one. params must be a JSON object
 // (ParseRequest checked it).
 func spliceCreate(id string, params json.RawMessage, meta wire.RequestMeta) ([]byte, bool) {
+	if !canSplice(params) || !plainID(id) {
+		return nil, false
+	}
 	p := bytes.TrimSpace(params)
-	if len(p) < 2 || p[0] != '{' || bytes.Contains(p, []byte(`"_meta"`)) || bytes.Contains(p, []byte(`\u`)) {
-		return nil, false
-	}
-	if !plainID(id) {
-		return nil, false
-	}
 	rest := bytes.TrimSpace(p[1:])
 	r := meta.Requester
 	b := make([]byte, 0, len(p)+len(id)+len(r.Name)+len(r.Title)+len(r.Version)+224)
@@ -116,6 +113,13 @@ func appendTime(b []byte, t time.Time) []byte {
 	b = append(b, '"')
 	b = t.AppendFormat(b, time.RFC3339Nano)
 	return append(b, '"')
+}
+
+// canSplice reports whether spliceCreate takes params (given an id the
+// hub made): then encoding them cannot fail.
+func canSplice(params json.RawMessage) bool {
+	p := bytes.TrimSpace(params)
+	return len(p) >= 2 && p[0] == '{' && !bytes.Contains(p, []byte(`"_meta"`)) && !bytes.Contains(p, []byte(`\u`))
 }
 
 // settledFrame encodes notifications/formbridge/settled. Without errors,

@@ -30,6 +30,10 @@ type request struct {
 	form  *elicit.Form // nil in URL mode
 	eid   string       // URL mode: the server's elicitationId
 	frame []byte       // the elicitation/create frame, encoded once for every widget
+	// unsent holds what the frame is made of until a widget needs it: a
+	// request that waits with no widget connected keeps the caller's
+	// params (which the caller holds anyway) instead of a copy.
+	unsent *unsentFrame
 
 	prev, next *request // channel.head..tail, arrival order
 	deadline   int64    // on the hub's clock
@@ -80,7 +84,8 @@ func (h *Hub) Elicit(ctx context.Context, channel string, requester wire.Impleme
 // would have returned. A refusal (bad params, limits, unknown channel)
 // calls done before Submit returns; otherwise done is called later, from
 // whichever goroutine settled the request, with no hub lock held. done
-// must not block; it may call into the hub.
+// must not block; it may call into the hub. The hub may keep params
+// (not a copy) until done is called: do not change them before.
 //
 // A pending request costs no goroutine this way: only its frame, its
 // place in the channel and, when ctx can end, a context.AfterFunc.
@@ -146,7 +151,12 @@ func (h *Hub) submit(ctx context.Context, channel string, requester wire.Impleme
 		CreatedAt: now.UTC().Truncate(time.Millisecond),
 		ExpiresAt: now.Add(timeout).UTC().Truncate(time.Millisecond),
 	}
-	if r.frame, err = encodeCreate(r.id, params, meta); err != nil {
+	if canSplice(params) && c.widgets.Load() == 0 {
+		// No widget to send it to: encode it when one comes (encoding
+		// these params cannot fail). With widgets, encode it now,
+		// outside the channel's lock.
+		r.unsent = &unsentFrame{params: params, meta: meta}
+	} else if r.frame, err = encodeCreate(r.id, params, meta); err != nil {
 		return nil, nil, &wire.Error{Code: wire.CodeInvalidParams, Message: err.Error()}
 	}
 	if err := ctx.Err(); err != nil {
@@ -159,6 +169,22 @@ func (h *Hub) submit(ctx context.Context, channel string, requester wire.Impleme
 		return nil, nil, err
 	}
 	return c, nil, nil
+}
+
+// unsentFrame is what encodeCreate needs, kept until a widget needs the frame.
+type unsentFrame struct {
+	params json.RawMessage
+	meta   wire.RequestMeta
+}
+
+// encoded returns the elicitation/create frame, encoding it the first
+// time and letting the caller's params go. The caller holds c.mu.
+func (r *request) encoded() []byte {
+	if u := r.unsent; u != nil {
+		r.frame, _ = encodeCreate(r.id, u.params, u.meta) // canSplice(u.params): no error
+		r.unsent = nil
+	}
+	return r.frame
 }
 
 // finish tells the caller how r settled. It runs once, after settleLocked
@@ -242,7 +268,7 @@ func (c *channel) add(r *request, now time.Time) error {
 	}
 	for s := range c.sessions {
 		if s.canShow(r) {
-			s.push(r.frame)
+			s.push(r.encoded())
 		}
 	}
 	return nil

@@ -81,11 +81,12 @@ func (h *Hub) Attach(channel string, opts *AttachOptions) (*Session, error) {
 	}
 	for r := c.head; r != nil; r = r.next {
 		if s.canShow(r) {
-			s.queue = append(s.queue, r.frame)
+			s.queue = append(s.queue, r.encoded())
 		}
 	}
 	s.backlog = len(s.queue)
 	c.sessions[s] = struct{}{}
+	c.widgets.Store(int32(len(c.sessions)))
 	return s, nil
 }
 

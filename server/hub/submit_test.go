@@ -207,3 +207,36 @@ func TestTimersAcrossBubbles(t *testing.T) {
 		t.Errorf("outside after the bubble: %+v, %v; want an expired cancel", res, err)
 	}
 }
+
+// A request that waited with no widget connected is encoded when the
+// first widget comes, once: every widget gets the same frame, with the
+// bridge's metadata as if it had been encoded at once.
+func TestFrameForLateWidget(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHub(t, nil)
+		start := time.Now()
+		c := elicitAsync(t.Context(), h, "default", nameForm, &hub.ElicitOptions{Timeout: time.Minute})
+		synctest.Wait()
+		time.Sleep(10 * time.Second) // the frame must say when it was asked, not when it was sent
+		a := attach(t, h, "default", false)
+		b := attach(t, h, "default", false)
+		fa, fb := a.nextRaw(), b.nextRaw()
+		if &fa[0] != &fb[0] {
+			t.Error("the widgets got two encodings of one request")
+		}
+		var m wire.Message
+		var p wire.ElicitParams
+		if err := json.Unmarshal(fa, &m); err != nil || json.Unmarshal(m.Params, &p) != nil {
+			t.Fatalf("frame %s: %v", fa, err)
+		}
+		meta, ok := p.RequestMeta()
+		if !ok || meta.Requester != requester || !meta.CreatedAt.Equal(start) || !meta.ExpiresAt.Equal(start.Add(time.Minute)) {
+			t.Errorf("meta %+v; want %v, created %v, expiring a minute later", meta, requester, start)
+		}
+		id, _ := wire.StringID(m.ID)
+		a.s.Answer(id, wire.ElicitResult{Action: wire.ActionAccept, Content: map[string]any{"name": "Ada"}})
+		if res, err := c.wait(t); err != nil || res.Action != wire.ActionAccept {
+			t.Errorf("got %+v, %v", res, err)
+		}
+	})
+}
