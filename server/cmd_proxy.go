@@ -33,7 +33,8 @@ The host talks to the proxy over stdio (stdin and stdout carry only MCP;
 logs and the widget link go to stderr). The server is either a command
 the proxy starts, given after --, or a Streamable HTTP address given with
 --upstream; in that case the proxy also offers the host Streamable HTTP
-at /mcp on its own address.
+at /mcp on its own address (to this machine only, unless --api-key is
+set: then to any host that sends it as "Authorization: Bearer <key>").
 
 Even when the host can show elicitations, formbridge answers them (that
 is the point: the browser). Use --pass-through to leave them to the host.
