@@ -47,9 +47,24 @@ type Event struct {
 	State    State               // set when the connection state changed ("" otherwise)
 	Hello    *wire.HelloResult   // after each successful hello (every (re)connect)
 	Request  *Request            // a pending elicitation (again after a reconnect: dedupe by ID)
+	Synced   *Synced             // after each hello, once every request the bridge still holds was sent
 	Settled  *wire.SettledParams // a request left the queue, or an answer was rejected
 	Complete *wire.CompleteParams
-	Fatal    error // e.g. the token was refused: the client stops retrying
+	// Gone is the id of a request the bridge no longer holds: it answered
+	// the person's answer with -32003 (it restarted, or forgot a request
+	// settled long ago). The answer went nowhere; withdraw the form.
+	Gone  string
+	Fatal error // e.g. the token was refused: the client stops retrying
+}
+
+// Synced follows each hello once the bridge has sent every request it
+// holds for this widget: hello's pending count of elicitation/create
+// frames, which the bridge sends before anything newer. A widget
+// withdraws the requests it kept from before the reconnect that are not
+// in IDs: they settled while it was away. The client counts the frames
+// itself, so one it had to refuse (a malformed request) still counts.
+type Synced struct {
+	IDs []string // the pending requests delivered as Request events, in order
 }
 
 // Request is one elicitation/create as the bridge sent it.

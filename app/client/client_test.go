@@ -122,6 +122,10 @@ func TestHelloEventsAndRespond(t *testing.T) {
 	if diff := cmp.Diff(&Request{ID: "r1", Params: params, Meta: wantMeta}, ev.Request); diff != "" {
 		t.Errorf("request (-want +got):\n%s", diff)
 	}
+	// hello said 1 pending: r1 was all of it.
+	if ev := rec.next(t); ev.Synced == nil || !cmp.Equal(ev.Synced.IDs, []string{"r1"}) {
+		t.Fatalf("event = %+v, want synced [r1]", ev)
+	}
 
 	<-respondNow
 	for _, want := range []struct {

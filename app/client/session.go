@@ -63,6 +63,9 @@ func (c *Client) session(ctx context.Context) (online bool, err error) {
 		return false, fmt.Errorf("failed to send hello: %w", err)
 	}
 
+	// backlog counts the requests hello announced that have yet to come;
+	// held lists those delivered.
+	backlog, held := 0, []string(nil)
 	rctx := context.WithoutCancel(ctx)
 	for {
 		typ, data, err := conn.Read(rctx)
@@ -93,8 +96,27 @@ func (c *Client) session(ctx context.Context) (online bool, err error) {
 			c.setConn(conn)
 			c.setState(StateOnline)
 			c.emit(Event{Hello: &res})
+			backlog, held = res.Pending, nil
+			if backlog <= 0 {
+				c.emit(Event{Synced: &Synced{}})
+			}
 		case msg.IsRequest():
-			c.handleRequest(ctx, conn, &msg)
+			id := c.handleRequest(ctx, conn, &msg)
+			if backlog > 0 && msg.Method == wire.MethodElicit {
+				if id != "" {
+					held = append(held, id)
+				}
+				if backlog--; backlog == 0 {
+					c.emit(Event{Synced: &Synced{IDs: held}})
+					held = nil
+				}
+			}
+		case msg.IsResponse():
+			// The only responses besides hello's are errors about an
+			// answer; -32003 means its request is gone for good.
+			if id, ok := wire.StringID(msg.ID); ok && msg.Error != nil && msg.Error.Code == wire.CodeUnknownRequest {
+				c.emit(Event{Gone: id})
+			}
 		case msg.IsNotification():
 			c.handleNotification(&msg)
 		}
@@ -103,33 +125,35 @@ func (c *Client) session(ctx context.Context) (online bool, err error) {
 
 // handleRequest delivers an elicitation/create, or answers what the widget
 // cannot handle with a JSON-RPC error so the bridge is not left waiting.
-func (c *Client) handleRequest(ctx context.Context, conn *websocket.Conn, msg *wire.Message) {
+// It returns the id delivered, "" when it refused the frame.
+func (c *Client) handleRequest(ctx context.Context, conn *websocket.Conn, msg *wire.Message) string {
 	reply := func(code int, message string) {
 		writeMessage(ctx, conn, wire.NewError(msg.ID, code, message, nil))
 	}
 	if msg.Method != wire.MethodElicit {
 		reply(wire.CodeMethodNotFound, "method not found: "+msg.Method)
-		return
+		return ""
 	}
 	id, ok := wire.StringID(msg.ID)
 	if !ok {
 		reply(wire.CodeInvalidRequest, "request id must be a string")
-		return
+		return ""
 	}
 	var p wire.ElicitParams
 	if err := json.Unmarshal(msg.Params, &p); err != nil {
 		reply(wire.CodeInvalidParams, "invalid elicitation params: "+err.Error())
-		return
+		return ""
 	}
 	switch p.Mode {
 	case "", wire.ModeForm, wire.ModeURL:
 	default:
 		// MCP: a client answers a mode it did not declare with -32602.
 		reply(wire.CodeInvalidParams, "unsupported elicitation mode: "+p.Mode)
-		return
+		return ""
 	}
 	meta, _ := p.RequestMeta()
 	c.emit(Event{Request: &Request{ID: id, Params: p, Meta: meta}})
+	return id
 }
 
 func (c *Client) handleNotification(msg *wire.Message) {

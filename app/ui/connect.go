@@ -88,6 +88,10 @@ func (w *widget) onClientEvent(ctx app.Context, e client.Event) {
 		w.onHello(ctx, e.Hello)
 	case e.Request != nil:
 		w.onRequest(ctx, e.Request.ID, e.Request.Params, e.Request.Meta)
+	case e.Synced != nil:
+		w.onSynced(ctx, e.Synced.IDs)
+	case e.Gone != "":
+		w.onGone(ctx, e.Gone)
 	case e.Settled != nil:
 		w.onSettled(ctx, e.Settled)
 	case e.Complete != nil:

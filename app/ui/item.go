@@ -37,9 +37,6 @@ type item struct {
 	// rev counts changes made to the item from outside its card (a
 	// rejection), so the card re-renders though its pointer is the same.
 	rev int
-	// stale marks an item kept across a reconnect until the bridge
-	// confirms it is still pending.
-	stale bool
 }
 
 // newItem parses a request. It never fails: a request the widget cannot

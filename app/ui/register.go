@@ -11,7 +11,8 @@
 //   - [data-outcome] also takes "waiting" (a URL-mode link was opened and
 //     accepted; the other tab is not finished), "completed" (its
 //     notifications/elicitation/complete arrived) and "gone" (a request
-//     held across a reconnect that the bridge no longer has);
+//     held across a reconnect that the bridge no longer has, or one whose
+//     answer the bridge refused with -32003 because it no longer holds it);
 //   - button[data-action="done"|"dismiss"] close a notice locally;
 //   - button[data-request-id] in nav.fb-queue switches the open request;
 //   - li[data-warning="<code>"] lists app/elicit's URL warnings;

@@ -37,7 +37,6 @@ type widget struct {
 	selected   string // id of the open request
 	notices    []notice
 	seq        int       // numbers items for element ids
-	resync     int       // requests still expected after a hello
 	now        time.Time // the clock the countdowns read, ticked each second
 	baseTitle  string
 	permission string // browser notification permission

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"time"
 
 	"github.com/formbridge/formbridge/app/wire"
@@ -18,35 +19,18 @@ func (w *widget) onConnectionChange(state string) {
 	}
 }
 
-// onHello starts a resync: the bridge now sends every request still
-// pending, so requests held from before that it does not send again
-// left while the widget was away.
+// onHello records who the bridge is. The requests it still holds follow
+// (onRequest), then onSynced says which they were.
 func (w *widget) onHello(ctx app.Context, h *wire.HelloResult) {
 	w.server = h.ServerInfo
-	for _, it := range w.queue.items {
-		it.stale = true
-	}
-	w.resync = h.Pending
-	if w.resync <= 0 {
-		w.dropStale(ctx)
-	}
 }
 
 // onRequest adds a pending request, or refreshes one already held.
 func (w *widget) onRequest(ctx app.Context, id string, params wire.ElicitParams, meta wire.RequestMeta) {
 	defer w.updateTitle()
-	if w.resync > 0 {
-		w.resync--
-		defer func() {
-			if w.resync == 0 {
-				w.dropStale(ctx)
-			}
-		}()
-	}
 	if held := w.queue.find(id); held != nil {
 		// Sent again after a reconnect: an answer sent before the drop
 		// may not have arrived, so the person can send again.
-		held.stale = false
 		held.Draft.Sent = ""
 		held.Draft.Opened = false // a link's accept was lost too: offer Open again
 		held.rev++
@@ -137,6 +121,13 @@ func settledNotice(it *item, outcome string, now time.Time) notice {
 		n.Before, n.After = "", " withdrew this request."
 	case wire.OutcomeExpired:
 		n.Before, n.After = "This request from ", " expired before it was answered."
+	case outcomeUnknown:
+		n.Outcome = outcomeGone
+		if it.Draft.Sent != "" {
+			n.Before, n.After = "Your answer was not delivered: this request from ", " had already closed, perhaps because the service restarted. Nothing more is needed from you."
+			break
+		}
+		n.Before, n.After = "This request from ", " is no longer waiting."
 	default:
 		n.Outcome = outcomeGone
 		n.Before, n.After = "This request from ", " is no longer waiting."
@@ -144,14 +135,24 @@ func settledNotice(it *item, outcome string, now time.Time) notice {
 	return n
 }
 
-// dropStale ends a resync: requests the bridge did not send again are
-// gone.
-func (w *widget) dropStale(ctx app.Context) {
-	w.resync = 0
+// onSynced ends a reconnect: the bridge has sent every request it still
+// holds (ids). Any other request kept from before settled while the
+// widget was away, or the bridge restarted and lost it: it is withdrawn
+// with a notice, never left as a form nobody waits for.
+func (w *widget) onSynced(ctx app.Context, ids []string) {
 	for _, it := range append([]*item(nil), w.queue.items...) {
-		if it.stale {
+		if !slices.Contains(ids, it.ID) {
 			w.settle(ctx, it, outcomeGone)
 		}
+	}
+}
+
+// onGone: the bridge answered the person's answer with -32003, it holds
+// no such request (it restarted since, or forgot one settled long ago).
+// The answer went nowhere; the form is withdrawn saying so.
+func (w *widget) onGone(ctx app.Context, id string) {
+	if it := w.queue.find(id); it != nil {
+		w.settle(ctx, it, outcomeUnknown)
 	}
 }
 

@@ -217,10 +217,17 @@ func TestWidgetResyncAfterReconnect(t *testing.T) {
 	w.onRequest(ctx, "gone", formParams(t, "B", shortSchema), metaAt(1))
 	w.queue.find("kept").Draft.set("name", "half typed")
 
+	// The bridge sends again what it still holds, then the client says
+	// the backlog is over; "gone" was not among it.
 	w.onHello(ctx, &wire.HelloResult{Pending: 1})
 	w.onRequest(ctx, "kept", formParams(t, "A", shortSchema), metaAt(0))
+	if w.queue.len() != 2 {
+		t.Fatalf("a request was withdrawn before the backlog was over: %d items", w.queue.len())
+	}
+	w.onSynced(ctx, []string{"kept"})
+	w.onRequest(ctx, "new", formParams(t, "C", shortSchema), metaAt(2))
 
-	if w.queue.len() != 1 || w.queue.find("kept") == nil {
+	if w.queue.len() != 2 || w.queue.find("kept") == nil || w.queue.find("new") == nil {
 		t.Fatalf("queue after resync: %d items", w.queue.len())
 	}
 	if got := w.queue.find("kept").Draft.value("name"); got != "half typed" {
@@ -228,6 +235,41 @@ func TestWidgetResyncAfterReconnect(t *testing.T) {
 	}
 	page := show(t, w, d)
 	page.mustFind(t, "[data-outcome=gone]")
+}
+
+// TestWidgetResyncNothingPending: a bridge that restarted holds nothing;
+// every form kept from before is withdrawn with a notice.
+func TestWidgetResyncNothingPending(t *testing.T) {
+	w, d, _ := mountWidget(t)
+	ctx := d.Context()
+	w.onRequest(ctx, "a", formParams(t, "A", shortSchema), metaAt(0))
+	w.onRequest(ctx, "b", formParams(t, "B", shortSchema), metaAt(1))
+	w.onHello(ctx, &wire.HelloResult{Pending: 0})
+	w.onSynced(ctx, nil)
+	page := show(t, w, d)
+	if page.find("form[data-elicitation-id]") != nil || len(page.findAll("[data-outcome=gone]")) != 2 {
+		t.Fatalf("after a resync with nothing pending the page shows %q", page.textContent())
+	}
+}
+
+// TestWidgetAnswerGone: the bridge answers -32003 (it no longer holds the
+// request): the form leaves, saying the answer was not delivered, and the
+// settled notice that follows changes nothing.
+func TestWidgetAnswerGone(t *testing.T) {
+	w, d, _ := mountWidget(t)
+	ctx := d.Context()
+	w.onRequest(ctx, "r1", formParams(t, "Name?", shortSchema), testMeta)
+	w.answer(w.queue.find("r1"), wire.ElicitResult{Action: "decline"})
+	w.onGone(ctx, "r1")
+	w.onSettled(ctx, &wire.SettledParams{RequestID: "r1", Outcome: "unknown"})
+	page := show(t, w, d)
+	if page.find("form[data-elicitation-id=r1]") != nil {
+		t.Fatal("the stale form is still shown")
+	}
+	notes := page.findAll("[data-outcome=gone]")
+	if len(notes) != 1 || !strings.Contains(notes[0].textContent(), "not delivered") {
+		t.Fatalf("notices: %d, page %q", len(notes), page.textContent())
+	}
 }
 
 func TestWidgetURLMode(t *testing.T) {
@@ -317,6 +359,7 @@ func TestWidgetURLResentAfterLostAccept(t *testing.T) {
 	// sends the request again, and the person can open it again.
 	w.onHello(ctx, &wire.HelloResult{Pending: 1})
 	w.onRequest(ctx, "u1", params, testMeta)
+	w.onSynced(ctx, []string{"u1"})
 	page = show(t, w, d)
 	page.mustFind(t, "button[data-action=open]")
 }

@@ -1,0 +1,98 @@
+//go:build !js
+
+package client
+
+import (
+	"context"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/formbridge/formbridge/app/wire"
+)
+
+// TestSyncedAndGone: after hello the client counts the pending requests
+// the bridge announced, a refused one included, and then says which it
+// delivered; a -32003 for an answer becomes a Gone event.
+func TestSyncedAndGone(t *testing.T) {
+	params := formParams(t)
+	b := &fakeBridge{t: t, serve: func(bc *bridgeConn) {
+		res := bridgeInfo
+		res.Pending = 3
+		if _, ok := bc.hello("secret", res); !ok {
+			return
+		}
+		bc.request("a", wire.MethodElicit, params)
+		bc.request("b", wire.MethodElicit, map[string]any{"mode": "carrier-pigeon", "message": "hi"}) // refused, still counted
+		bc.request("c", wire.MethodElicit, params)
+		bc.request("d", wire.MethodElicit, params) // new: after the backlog
+		if _, err := bc.read(); err != nil { // the refusal of b
+			return
+		}
+		bc.send(wire.NewError([]byte(`"old"`), wire.CodeUnknownRequest, "no pending request has this id", nil))
+		bc.send(wire.NewError([]byte(`"x"`), wire.CodeInvalidParams, "bad action", nil)) // not a loss of the request
+		bc.notify(wire.MethodSettled, wire.SettledParams{RequestID: "old", Outcome: "unknown"})
+		bc.read()
+	}}
+	rec := newRecorder()
+	c := New(Options{URL: startBridge(t, b), Token: "secret", ClientInfo: testInfo, OnEvent: rec.on})
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	go c.Run(ctx)
+
+	var got []string
+	for len(got) < 8 {
+		ev := rec.next(t)
+		switch {
+		case ev.State != "":
+			got = append(got, "state "+string(ev.State))
+		case ev.Hello != nil:
+			got = append(got, "hello")
+		case ev.Request != nil:
+			got = append(got, "request "+ev.Request.ID)
+		case ev.Synced != nil:
+			got = append(got, "synced")
+			if !cmp.Equal(ev.Synced.IDs, []string{"a", "c"}) {
+				t.Errorf("synced %q, want [a c]", ev.Synced.IDs)
+			}
+		case ev.Gone != "":
+			got = append(got, "gone "+ev.Gone)
+		case ev.Settled != nil:
+			got = append(got, "settled "+ev.Settled.RequestID)
+		}
+	}
+	want := []string{"state connecting", "state online", "hello", "request a", "request c"}
+	if !cmp.Equal(got[:5], want) || got[6] != "request d" || got[7] != "gone old" {
+		t.Errorf("events %q", got)
+	}
+	if ev := rec.next(t); ev.Settled == nil || ev.Settled.RequestID != "old" {
+		t.Errorf("event %+v, want the settled notice after the error", ev)
+	}
+}
+
+// TestSyncedAtOnce: with nothing pending, Synced follows hello at once,
+// so a widget withdraws everything it kept.
+func TestSyncedAtOnce(t *testing.T) {
+	b := &fakeBridge{t: t, serve: func(bc *bridgeConn) {
+		res := bridgeInfo
+		res.Pending = 0
+		if _, ok := bc.hello("secret", res); !ok {
+			return
+		}
+		bc.read()
+	}}
+	rec := newRecorder()
+	c := New(Options{URL: startBridge(t, b), Token: "secret", ClientInfo: testInfo, OnEvent: rec.on})
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	go c.Run(ctx)
+	for {
+		ev := rec.next(t)
+		if ev.Hello != nil {
+			break
+		}
+	}
+	if ev := rec.next(t); ev.Synced == nil || len(ev.Synced.IDs) != 0 {
+		t.Errorf("event after hello = %+v, want an empty synced", ev)
+	}
+}

@@ -1,0 +1,127 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/coder/websocket"
+
+	"github.com/formbridge/formbridge/app/wire"
+	"github.com/formbridge/formbridge/server/hub"
+	"github.com/formbridge/formbridge/server/site"
+)
+
+// TestReconnectWithdrawsSettled: while the widget is cut off, the server
+// withdraws one request and asks another. Back online, the widget shows
+// the new one and withdraws the old with a notice, instead of keeping a
+// form nobody waits for any more.
+func TestReconnectWithdrawsSettled(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	openWidget(t, ctx, b)
+	oldCtx, withdraw := context.WithCancel(context.Background())
+	defer withdraw()
+	oldDone := make(chan error, 1)
+	go func() {
+		_, err := b.Hub.Elicit(oldCtx, hub.DefaultChannel, Requester, json.RawMessage(`{"message":"Old question","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}`), nil)
+		oldDone <- err
+	}()
+	oldID := waitForm(t, ctx)
+
+	b.DropWidgets()
+	withdraw() // the widget cannot hear this: its connection is gone
+	if err := <-oldDone; err == nil {
+		t.Fatal("the withdrawn request returned no error to its caller")
+	}
+	out := b.Elicit(t, `{"message":"New question","requestedSchema":{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"]}}`, nil)
+
+	do(t, ctx, "comes back", chromedp.WaitVisible(chromedp.CSS(`[data-connection="online"]`)))
+	waitJS(t, ctx, "the old form withdrawn", `!document.querySelector('form[data-elicitation-id=`+css(oldID)+`]')`)
+	note := eval[string](t, ctx, `document.querySelector('[data-outcome="gone"][data-request-id=`+css(oldID)+`]').innerText`)
+	if !strings.Contains(note, "no longer waiting") {
+		t.Errorf("notice for the old request: %q", note)
+	}
+	newID := waitForm(t, ctx)
+	if newID == oldID {
+		t.Fatal("the old form is still the one shown")
+	}
+	do(t, ctx, "answer the new one", chromedp.Click(action("accept")))
+	wantResult(t, await(t, ctx, out), `{"action":"accept","content":{"ok":false}}`)
+}
+
+// TestAnswerToGoneRequest: a bridge that no longer holds a request (it
+// restarted) answers the person's answer with -32003, and, like an older
+// bridge, sends nothing else. The widget withdraws the form and says the
+// answer was not delivered.
+func TestAnswerToGoneRequest(t *testing.T) {
+	const token = "stale-form-token"
+	answered := make(chan json.RawMessage, 1)
+	siteHandler, err := site.New(&site.Options{WebDir: WebDir(), Version: "e2e"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/", siteHandler)
+	mux.HandleFunc(wire.Path, func(w http.ResponseWriter, r *http.Request) {
+		c, err := websocket.Accept(w, r, &websocket.AcceptOptions{Subprotocols: []string{wire.Subprotocol}})
+		if err != nil {
+			return
+		}
+		defer c.CloseNow()
+		ctx := r.Context()
+		send := func(m *wire.Message) {
+			data, _ := json.Marshal(m)
+			c.Write(ctx, websocket.MessageText, data)
+		}
+		var hello wire.Message
+		if _, data, err := c.Read(ctx); err != nil || json.Unmarshal(data, &hello) != nil {
+			return
+		}
+		res, _ := wire.NewResult(hello.ID, wire.HelloResult{Channel: "default", ServerInfo: wire.Implementation{Name: "formbridge"}, Pending: 1})
+		send(res)
+		req, _ := wire.NewRequest("ghost", wire.MethodElicit, json.RawMessage(`{"message":"Approve the refund?","requestedSchema":{"type":"object","properties":{}}}`))
+		send(req)
+		for {
+			_, data, err := c.Read(ctx)
+			if err != nil {
+				return
+			}
+			var m wire.Message
+			if json.Unmarshal(data, &m) == nil && m.IsResponse() {
+				answered <- m.Result
+				send(wire.NewError(m.ID, wire.CodeUnknownRequest, "no pending request has this id", nil))
+			}
+		}
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+
+	ctx := NewBrowser(t)
+	do(t, ctx, "open the widget", chromedp.Navigate("http://"+ln.Addr().String()+"/#token="+token))
+	waitForm(t, ctx)
+	do(t, ctx, "decline", chromedp.Click(action("decline")))
+	select {
+	case res := <-answered:
+		if !strings.Contains(string(res), `"decline"`) {
+			t.Fatalf("the widget answered %s", res)
+		}
+	case <-time.After(resultTimeout):
+		t.Fatal("the widget sent no answer")
+	}
+	waitJS(t, ctx, "the stale form withdrawn", `!document.querySelector('form[data-elicitation-id="ghost"]')`)
+	note := eval[string](t, ctx, `document.querySelector('[data-outcome="gone"][data-request-id="ghost"]').innerText`)
+	if !strings.Contains(note, "not delivered") {
+		t.Errorf("notice: %q", note)
+	}
+}
