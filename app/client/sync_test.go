@@ -26,7 +26,7 @@ func TestSyncedAndGone(t *testing.T) {
 		bc.request("b", wire.MethodElicit, map[string]any{"mode": "carrier-pigeon", "message": "hi"}) // refused, still counted
 		bc.request("c", wire.MethodElicit, params)
 		bc.request("d", wire.MethodElicit, params) // new: after the backlog
-		if _, err := bc.read(); err != nil { // the refusal of b
+		if _, err := bc.read(); err != nil {       // the refusal of b
 			return
 		}
 		bc.send(wire.NewError([]byte(`"old"`), wire.CodeUnknownRequest, "no pending request has this id", nil))
