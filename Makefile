@@ -93,7 +93,8 @@ test: vet unit fuzz
 conformance: deps wasm tools
 	$(REQUIRE) $(GO) test -count=1 -v ./server/mcpbridge/conformance/...
 
-bench: build tools
+# Builds both wasm files itself (the widget and its floors), in one run.
+bench: deps
 	$(GO) run ./server/bench -out BENCHMARKS.md
 
 static: wasm
