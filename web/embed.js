@@ -30,7 +30,8 @@
   // sandboxed. Nothing more: no top navigation, no modals, no downloads.
   var SANDBOX = "allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox";
   var STATES = { connecting: 1, online: 1, offline: 1 };
-  var OUTCOMES = { answered: 1, "answered-elsewhere": 1, cancelled: 1, expired: 1 };
+  // "unknown": the bridge no longer held the request (it restarted).
+  var OUTCOMES = { answered: 1, "answered-elsewhere": 1, cancelled: 1, expired: 1, unknown: 1 };
   var MAX_HEIGHT = 20000; // px; a frame taller than this is a bug, not content
 
   // The widget lives one folder above this script (…/web/embed.js), at
