@@ -148,7 +148,7 @@ func TestServeShutdownCancelsPending(t *testing.T) {
 		if o.err != nil || o.res == nil || o.res.Action != wire.ActionCancel {
 			t.Errorf("pending caller got %+v, %v; want action cancel", o.res, o.err)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(20 * time.Second):
 		t.Fatal("the pending caller was not answered at shutdown")
 	}
 	if _, err := http.Get(r.baseURL + "/healthz"); err == nil {
@@ -168,7 +168,7 @@ func TestServePrintsLinkOnly(t *testing.T) {
 
 	link := regexp.MustCompile(`\n      (http://127\.0\.0\.1:\d+/#token=` + testToken + `)\n`)
 	var m []string
-	for deadline := time.Now().Add(5 * time.Second); m == nil && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+	for deadline := time.Now().Add(20 * time.Second); m == nil && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
 		m = link.FindStringSubmatch(logs.String())
 	}
 	if m == nil {

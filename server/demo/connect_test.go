@@ -71,7 +71,7 @@ func TestConnectCalendarCompletes(t *testing.T) {
 		if id == "" || id != asked {
 			t.Errorf("completed %q, want the elicitation's id %q", id, asked)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(20 * time.Second):
 		t.Fatal("no notifications/elicitation/complete")
 	}
 }
