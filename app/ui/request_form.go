@@ -91,6 +91,9 @@ func (f *requestForm) onPointerRelease(ctx app.Context, e app.Event) {
 		}
 		if changed {
 			f.save(ctx)
+			// The window's listener updates the root, which does not
+			// re-render this card when its props did not change.
+			f.Update()
 		}
 	})
 }

@@ -101,3 +101,29 @@ func TestRequiredErrorOnSend(t *testing.T) {
 	mouseClick(t, ctx, action("accept"))
 	wantResult(t, await(t, ctx, out), `{"action":"accept","content":{"name":"Ada","email":"ada@example.com"}}`)
 }
+
+// TestAbortedPressShowsProblem: a person presses Decline, changes their
+// mind and releases elsewhere. Nothing is sent, and the problem of the
+// erased field they left shows once the pointer is up.
+func TestAbortedPressShowsProblem(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	openWidget(t, ctx, b)
+	out := b.Elicit(t, `{"message":"Your phone?","requestedSchema":{"type":"object","properties":{
+		"phone":{"type":"string","title":"Phone","maxLength":30}},"required":["phone"]}}`, nil)
+	waitForm(t, ctx)
+	phone := field("phone", "input")
+	do(t, ctx, "type and erase", chromedp.Focus(phone), chromedp.SendKeys(phone, "1"), chromedp.KeyEvent(kb.Backspace))
+	type point struct{ X, Y float64 }
+	p := eval[point](t, ctx, `(() => { const r = document.querySelector('button[data-action="decline"]').getBoundingClientRect(); return {X: r.left + r.width / 2, Y: r.top + r.height / 2}; })()`)
+	do(t, ctx, "press Decline, release elsewhere",
+		chromedp.MouseEvent(chromedp.MousePressed, p.X, p.Y, chromedp.Button("left"), chromedp.ClickCount(1)),
+		chromedp.Sleep(150*time.Millisecond),
+		chromedp.MouseEvent(chromedp.MouseMoved, 5, 5, chromedp.Button("left")),
+		chromedp.MouseEvent(chromedp.MouseReleased, 5, 5, chromedp.Button("left"), chromedp.ClickCount(1)),
+	)
+	waitJS(t, ctx, "the erased field's problem", `document.querySelector('[data-field="phone"] .fb-error') !== null`)
+	noResultYet(t, out, "after a press that was not a click")
+	mouseClick(t, ctx, action("cancel"))
+	wantResult(t, await(t, ctx, out), `{"action":"cancel"}`)
+}
