@@ -85,11 +85,9 @@ func (w *widget) settle(ctx app.Context, it *item, outcome string) {
 		}
 	}
 	w.queue.remove(it.ID)
-	if outcome != outcomeGone {
-		// A request only missed in a resync keeps its draft, in case the
-		// bridge does still hold it and sends it again.
-		ctx.SessionStorage().Del(draftKey(it.ID))
-	}
+	// Also for a request missing from a resync: Synced lists exactly
+	// what the bridge holds, so it will not come back.
+	ctx.SessionStorage().Del(draftKey(it.ID))
 	w.addNotice(settledNotice(it, outcome, time.Now()))
 	w.updateTitle()
 }
