@@ -82,6 +82,8 @@ func TestPhoneActionsInReach(t *testing.T) {
 	// first problem are shown, focus is on it, and it is not under the bar.
 	mouseClick(t, ctx, action("accept"))
 	waitJS(t, ctx, "the error summary", `document.querySelector(".fb-summary") !== null && document.activeElement.id !== ""`)
+	colorScheme(t, ctx, "light")
+	shot(t, ctx, filepath.Join(dir, "phone-errors-light-375.png"))
 	l := eval[layout](t, ctx, measure)
 	if l.FocusBottom > l.BarTop || l.FocusTop < 0 {
 		t.Errorf("after Send, the first invalid field is at %.0f-%.0f, the bar from %.0f", l.FocusTop, l.FocusBottom, l.BarTop)
