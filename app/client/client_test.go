@@ -110,10 +110,6 @@ func TestHelloEventsAndRespond(t *testing.T) {
 	if ev := rec.next(t); ev.Hello == nil || *ev.Hello != bridgeInfo {
 		t.Fatalf("event = %+v, want hello %+v", ev, bridgeInfo)
 	}
-	if hello.ClientInfo != testInfo || hello.Capabilities.Elicitation == nil ||
-		hello.Capabilities.Elicitation.Form == nil || hello.Capabilities.Elicitation.URL == nil {
-		t.Errorf("hello params = %+v, want clientInfo %+v and form+url capabilities", hello, testInfo)
-	}
 	ev := rec.next(t)
 	if ev.Request == nil {
 		t.Fatalf("event = %+v, want the request", ev)
@@ -128,6 +124,12 @@ func TestHelloEventsAndRespond(t *testing.T) {
 	}
 
 	<-respondNow
+	// Read only now: the fake bridge records hello after sending its
+	// result, so the Hello event can come first.
+	if hello.ClientInfo != testInfo || hello.Capabilities.Elicitation == nil ||
+		hello.Capabilities.Elicitation.Form == nil || hello.Capabilities.Elicitation.URL == nil {
+		t.Errorf("hello params = %+v, want clientInfo %+v and form+url capabilities", hello, testInfo)
+	}
 	for _, want := range []struct {
 		id   string
 		code int
