@@ -84,6 +84,9 @@ func TestPhoneActionsInReach(t *testing.T) {
 	waitJS(t, ctx, "the error summary", `document.querySelector(".fb-summary") !== null && document.activeElement.id !== ""`)
 	colorScheme(t, ctx, "light")
 	shot(t, ctx, filepath.Join(dir, "phone-errors-light-375.png"))
+	if top := eval[float64](t, ctx, `document.querySelector(".fb-summary").getBoundingClientRect().top`); top < 0 {
+		t.Errorf("after Send the error summary starts %.0f px above the screen", -top)
+	}
 	l := eval[layout](t, ctx, measure)
 	if l.FocusBottom > l.BarTop || l.FocusTop < 0 {
 		t.Errorf("after Send, the first invalid field is at %.0f-%.0f, the bar from %.0f", l.FocusTop, l.FocusBottom, l.BarTop)
