@@ -16,10 +16,6 @@ const (
 	outcomeGone      = "gone"
 )
 
-// outcomeUnknown is the bridge's settled outcome after -32003: an answer
-// to a request it does not hold (docs/PROTOCOL.md). It is shown as gone.
-const outcomeUnknown = "unknown"
-
 // maxNotices bounds the notices kept on screen.
 const maxNotices = 5
 

@@ -119,7 +119,7 @@ func settledNotice(it *item, outcome string, now time.Time) notice {
 		n.Before, n.After = "", " withdrew this request."
 	case wire.OutcomeExpired:
 		n.Before, n.After = "This request from ", " expired before it was answered."
-	case outcomeUnknown:
+	case wire.OutcomeUnknown:
 		n.Outcome = outcomeGone
 		if it.Draft.Sent != "" {
 			n.Before, n.After = "Your answer was not delivered: this request from ", " had already closed, perhaps because the service restarted. Nothing more is needed from you."
@@ -150,7 +150,7 @@ func (w *widget) onSynced(ctx app.Context, ids []string) {
 // The answer went nowhere; the form is withdrawn saying so.
 func (w *widget) onGone(ctx app.Context, id string) {
 	if it := w.queue.find(id); it != nil {
-		w.settle(ctx, it, outcomeUnknown)
+		w.settle(ctx, it, wire.OutcomeUnknown)
 	}
 }
 
