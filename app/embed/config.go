@@ -97,3 +97,27 @@ func parseConfig(status int, body string) (bridge, problem string) {
 	}
 	return "", badConfig
 }
+
+// otherBridge is shown when a link names a bridge other than the one the
+// site's config.json names.
+const otherBridge = "This link tries to connect this page to a different place than the one it is set up for, so it was not opened. " +
+	"Ask whoever sent you the link for the right one."
+
+// ChooseBridge decides where a static page connects, from the bridge its
+// link names (linkBridge, "" for none) and what LoadConfig found. A site
+// that names its bridge in config.json keeps it: a link cannot point the
+// team's trusted page at someone else's bridge, whose forms would then
+// appear under this site's name. same reports whether two bridge
+// addresses are the same place.
+func ChooseBridge(linkBridge, configBridge, configProblem string, same func(a, b string) bool) (bridge, problem string) {
+	switch {
+	case configBridge != "" && linkBridge != "" && !same(linkBridge, configBridge):
+		return "", otherBridge
+	case configBridge != "":
+		return configBridge, ""
+	case linkBridge != "" && configProblem == noBridge:
+		// No config.json (or one naming no bridge): the link decides.
+		return linkBridge, ""
+	}
+	return "", configProblem
+}

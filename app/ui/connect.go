@@ -38,16 +38,22 @@ func (w *widget) connect(ctx app.Context) {
 	w.resolve(ctx, pageURL, l)
 }
 
-// resolve finds a static site's bridge in its config.json when the link
-// names none (app/embed), then dials.
+// resolve finds a static site's bridge (its config.json, else the link;
+// see embed.ChooseBridge), then dials.
 func (w *widget) resolve(ctx app.Context, pageURL string, l link) {
 	if l.Token == "" {
 		w.noLink = true
 		w.state = connOffline
 		return
 	}
-	if l.Bridge == "" && embed.Static() {
+	if embed.Static() {
+		// Even when the link names a bridge: a site whose config.json
+		// names one must not be pointed elsewhere by a link.
 		embed.LoadConfig(ctx, func(ctx app.Context, bridge, problem string) {
+			same := func(a, b string) bool {
+				return client.BridgeURL(pageURL, a) == client.BridgeURL(pageURL, b)
+			}
+			bridge, problem = embed.ChooseBridge(l.Bridge, bridge, problem, same)
 			if problem != "" {
 				w.fatal, w.state = problem, connOffline
 				return

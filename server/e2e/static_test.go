@@ -71,6 +71,17 @@ func TestStaticSite(t *testing.T) {
 		waitForm(t, tab)
 		press(t, tab, action("decline"))
 		wantResult(t, await(t, tab, out), `{"action":"decline"}`)
+
+		// A link cannot point the site at another bridge: its forms
+		// would appear under this site's name.
+		other := startOriginBridge(t)
+		otherWS := "ws" + strings.TrimPrefix(other.URL, "http") + "/ws"
+		tab = NewTab(t, ctx, "other bridge")
+		do(t, tab, "open the static widget", chromedp.Navigate(siteURL+"#bridge="+otherWS+"&token="+other.Token))
+		waitJS(t, tab, "the refusal", `document.body.innerText.includes("different place than the one it is set up for")`)
+		if other.Upgrades() != 0 {
+			t.Errorf("the page connected to a bridge its config.json does not name")
+		}
 	})
 
 	t.Run("no bridge configured", func(t *testing.T) {
