@@ -32,6 +32,14 @@ func TestScreenshots(t *testing.T) {
 					cancel()
 					t.Fatalf("viewport %d: %v", width, err)
 				}
+				// A full-page capture keeps the viewport's height, so the
+				// sticky action bar would be drawn mid-page: make the
+				// viewport as tall as the page instead.
+				height := eval[float64](t, sctx, `document.documentElement.scrollHeight`)
+				if err := chromedp.Do(sctx, chromedp.EmulateViewport(width, int64(height)), chromedp.Sleep(100*time.Millisecond)); err != nil {
+					cancel()
+					t.Fatalf("viewport %dx%v: %v", width, height, err)
+				}
 				img, err := chromedp.Run(sctx, chromedp.FullScreenshot(100))
 				cancel()
 				if err != nil {
