@@ -65,7 +65,7 @@ func (p *Proxy) Serve(ctx context.Context, host, upstream mcp.Connection) error 
 		log:        p.logger(),
 		calls:      map[any]*call{},
 		byHost:     map[any]*call{},
-		elicits:    map[any]context.CancelFunc{},
+		elicits:    map[any]*context.CancelFunc{},
 		urls:       map[string]chan struct{}{},
 	}
 	hostDone := make(chan error, 1)
@@ -140,14 +140,14 @@ type session struct {
 
 	mu       sync.Mutex
 	nextID   int64
-	calls    map[any]*call              // by the upstream id of its current round
-	byHost   map[any]*call              // by the host's id
-	elicits  map[any]context.CancelFunc // upstream elicitation/create being answered, by its id
-	urls     map[string]chan struct{}   // URL elicitations awaiting completion, by elicitationId
-	server   wire.Implementation        // who the upstream says it is
-	protocol string                     // negotiated protocol version
-	upErr    error                      // set when the upstream is gone
-	closing  bool                       // no new goroutines once set (wg.Wait is near)
+	calls    map[any]*call               // by the upstream id of its current round
+	byHost   map[any]*call               // by the host's id
+	elicits  map[any]*context.CancelFunc // upstream elicitation/create being answered, by its id (a pointer, so cleanup can tell its own entry)
+	urls     map[string]chan struct{}    // URL elicitations awaiting completion, by elicitationId
+	server   wire.Implementation         // who the upstream says it is
+	protocol string                      // negotiated protocol version
+	upErr    error                       // set when the upstream is gone
+	closing  bool                        // no new goroutines once set (wg.Wait is near)
 }
 
 // goroutine runs f on the session's wait group, unless the session is

@@ -93,7 +93,11 @@ func (s *session) endCall(c *call) {
 	c.cancel()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	delete(s.byHost, c.hostID.Raw())
+	// A host that reuses an id while its first call is in flight has
+	// replaced the entry: leave the newer call's entry alone.
+	if key := c.hostID.Raw(); s.byHost[key] == c {
+		delete(s.byHost, key)
+	}
 	if s.calls[c.upID] == c {
 		delete(s.calls, c.upID)
 	}

@@ -353,13 +353,17 @@ func (s *session) upstreamElicit(m *jsonrpc.Request) {
 	ctx, cancel := context.WithCancel(s.work)
 	key := m.ID.Raw()
 	s.mu.Lock()
-	s.elicits[key] = cancel
+	entry := &cancel
+	s.elicits[key] = entry
 	s.mu.Unlock()
 	started := s.goroutine(func() {
 		defer func() {
 			cancel()
 			s.mu.Lock()
-			delete(s.elicits, key)
+			// An upstream that reused the id has replaced the entry.
+			if s.elicits[key] == entry {
+				delete(s.elicits, key)
+			}
 			s.mu.Unlock()
 		}()
 		res, err := s.elicit(ctx, m.Params)
@@ -390,7 +394,7 @@ func (s *session) cancelElicit(params json.RawMessage) bool {
 	cancel, ok := s.elicits[key]
 	s.mu.Unlock()
 	if ok {
-		cancel()
+		(*cancel)()
 	}
 	return ok
 }
