@@ -4,11 +4,13 @@ import (
 	"errors"
 	"math"
 	"strings"
+	"unicode"
 )
 
 // This file decodes punycode (RFC 3492), so a host written "xn--…" can
-// be shown in the letters a person would read. Only decoding is needed,
-// and golang.org/x/net/idna is too large a dependency for it.
+// be shown in the letters a person would read, and encodes it, so a host
+// typed in Unicode can be shown as the browser will send it.
+// golang.org/x/net/idna is too large a dependency for these two.
 
 const (
 	pcBase        = 36
@@ -48,12 +50,7 @@ func decodePunycode(s string) (string, error) {
 				return "", errPunycode
 			}
 			i += digit * w
-			t := k - bias
-			if t < pcTMin {
-				t = pcTMin
-			} else if t > pcTMax {
-				t = pcTMax
-			}
+			t := punyThreshold(k, bias)
 			if digit < t {
 				break
 			}
@@ -90,6 +87,72 @@ func punyDigit(c byte) int {
 		return int(c - 'A')
 	}
 	return -1
+}
+
+// punyThreshold is the threshold t of RFC 3492 §6.2 and §6.3 for the
+// digit at position k: k - bias, clamped to [tmin, tmax].
+func punyThreshold(k, bias int) int {
+	return min(max(k-bias, pcTMin), pcTMax)
+}
+
+// encodePunycode encodes one label (RFC 3492 §6.3) without its "xn--"
+// prefix, so a host typed in Unicode can be shown as the browser will
+// send it.
+func encodePunycode(s string) string {
+	var out []byte
+	runes := []rune(s)
+	for _, r := range runes {
+		if r < 0x80 {
+			out = append(out, byte(r))
+		}
+	}
+	b := len(out)
+	h := b
+	if b > 0 {
+		out = append(out, '-')
+	}
+	n, delta, bias := rune(pcInitialN), 0, pcInitialBias
+	for h < len(runes) {
+		m := rune(unicode.MaxRune + 1)
+		for _, r := range runes {
+			if r >= n && r < m {
+				m = r
+			}
+		}
+		delta += int(m-n) * (h + 1)
+		n = m
+		for _, r := range runes {
+			if r < n {
+				delta++
+			}
+			if r != n {
+				continue
+			}
+			q := delta
+			for k := pcBase; ; k += pcBase {
+				t := punyThreshold(k, bias)
+				if q < t {
+					break
+				}
+				out = append(out, punyEncodeDigit(t+(q-t)%(pcBase-t)))
+				q = (q - t) / (pcBase - t)
+			}
+			out = append(out, punyEncodeDigit(q))
+			bias = punyAdapt(delta, h+1, h == b)
+			delta = 0
+			h++
+		}
+		delta++
+		n++
+	}
+	return string(out)
+}
+
+func punyEncodeDigit(d int) byte {
+	if d < 26 {
+		return byte('a' + d)
+	}
+	return byte('0' + d - 26)
 }
 
 // punyAdapt is the bias adaptation function of RFC 3492 §6.1.
