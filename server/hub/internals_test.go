@@ -2,6 +2,8 @@ package hub
 
 import (
 	"fmt"
+	"hash/maphash"
+	"strings"
 	"testing"
 	"time"
 
@@ -94,3 +96,24 @@ func TestBucket(t *testing.T) {
 }
 
 var testTime = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+// The view is computed once per params text, not per request or send:
+// requests with the same params share it.
+func TestParsedShared(t *testing.T) {
+	pc := parseCache{seed: maphash.MakeSeed()}
+	params := []byte(`{"message":"m","requestedSchema":{"type":"object","properties":{"pin":{"type":"string"}}}}`)
+	a, err := pc.parse(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := pc.parse(append([]byte(nil), params...))
+	if a != b {
+		t.Error("the same params were parsed twice")
+	}
+	if !strings.HasPrefix(string(a.view), `"form":{"fields":[{"key":"pin"`) || !strings.Contains(string(a.view), `"sensitive":[{"field":"pin"`) {
+		t.Errorf("view %s", a.view)
+	}
+	if pc.bytes != len(params)+len(a.view) {
+		t.Errorf("the cache counts %d bytes; want params and view, %d", pc.bytes, len(params)+len(a.view))
+	}
+}
