@@ -83,6 +83,14 @@ const (
 	ActionCancel  = "cancel"
 )
 
+// MaxFrameBytes is the largest frame the bridge sends a widget, and so
+// the least a widget must accept. A request is at most 512 KiB of params
+// (elicit.MaxRequestBytes), and the bridge's reading of it (RequestView)
+// repeats its fields, labels and choices: a schema made of a thousand
+// short choices per field reads about five times its size. The bridge
+// refuses a request whose frame would be larger.
+const MaxFrameBytes = 4 << 20
+
 // MetaKey is the _meta key under which the bridge adds RequestMeta to the
 // params of each elicitation/create it sends to a widget.
 const MetaKey = "formbridge/request"

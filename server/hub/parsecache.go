@@ -2,10 +2,12 @@ package hub
 
 import (
 	"bytes"
+	"fmt"
 	"hash/maphash"
 	"sync"
 
 	"github.com/formbridge/formbridge/app/elicit"
+	"github.com/formbridge/formbridge/app/wire"
 )
 
 // A server asks the same questions again and again: the same params, or
@@ -88,5 +90,20 @@ func parseRequest(params []byte) (*parsed, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newParsed(req)
+	p, err := newParsed(req)
+	if err != nil {
+		return nil, err
+	}
+	// A frame a widget cannot read would cut it off each time it
+	// reconnects, for as long as the request waits.
+	if len(params)+len(p.view) > wire.MaxFrameBytes-maxStampBytes {
+		return nil, fmt.Errorf("the form is too large to send to a widget (%d bytes with its fields read; at most %d)",
+			len(params)+len(p.view), wire.MaxFrameBytes-maxStampBytes)
+	}
+	return p, nil
 }
+
+// maxStampBytes bounds the rest of a frame: the JSON-RPC envelope, the
+// request id and times, and the requester (three fields of at most
+// maxRequesterText characters, each escaped at worst to 6 bytes).
+const maxStampBytes = 3*maxRequesterText*6 + 1024
