@@ -104,7 +104,7 @@ func TestNoHTTPClient(t *testing.T) {
 // TestNoSchemaParser fails when the widget links app/elicit's schema
 // parser, URL checks or secret-word lists. The bridge parses and checks
 // every request and sends the widget its reading (wire.RequestView), so
-// these would be dead weight in every download (about 45 KB brotli).
+// these would be dead weight in every download (about 48 KB brotli).
 func TestNoSchemaParser(t *testing.T) {
 	kept := linked(t)
 	const elicit = module + "/app/elicit."
