@@ -78,7 +78,8 @@ func spliceCreate(id string, params json.RawMessage, st *stamp, view []byte) ([]
 // appendMeta appends the RequestMeta of st and view as json.Marshal
 // encodes it, without reflection: this runs for every request, on the
 // caller's goroutine, whose stack stays small while it waits. view (the
-// RequestView's members, encoded once per params) is copied as is.
+// RequestView's members, encoded once per params, see newParsed) is
+// copied as is.
 func appendMeta(b []byte, st *stamp, view []byte) []byte {
 	r := st.requester
 	b = append(b, `{"requester":{"name":`...)
