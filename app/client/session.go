@@ -15,9 +15,9 @@ import (
 const dialTimeout = 15 * time.Second
 
 // readLimit is the largest frame accepted from the bridge. Elicitations
-// are small, but a schema with long descriptions and many options can pass
-// coder/websocket's 32 KiB default.
-const readLimit = 1 << 20
+// are small, but a schema with long descriptions and many options, with
+// the bridge's reading of it, can pass coder/websocket's 32 KiB default.
+const readLimit = wire.MaxFrameBytes
 
 // helloID is the JSON-RPC id of the hello request; the bridge only ever
 // sends string ids of its own, so it cannot collide with a response to us.

@@ -52,8 +52,8 @@ func (f *Field) checkString(s string) *FieldError {
 	return nil
 }
 
-// regexp returns the compiled pattern. Parse compiles it once; a Field
-// built another way (decoded from JSON) compiles it on each use.
+// regexp returns the compiled pattern. Parse and UnmarshalJSON compile
+// it once; a Field built another way compiles it on each use.
 func (f *Field) regexp() *regexp.Regexp {
 	if f.pattern != nil {
 		return f.pattern

@@ -67,7 +67,7 @@ func (f *Form) Initial() Inputs {
 }
 
 // typedDefault is the field's default with a multi select's as []string,
-// also for a Field decoded from JSON, where it arrives as []any.
+// also for a Field built with a []any default (UnmarshalJSON converts it).
 func (f *Field) typedDefault() any {
 	if f.Kind == KindMultiSelect {
 		if vals, ok := toStrings(f.Default); ok {

@@ -224,3 +224,11 @@ func FuzzCheckURL(f *testing.F) {
 		}
 	})
 }
+
+func setOf(keys ...string) map[string]bool {
+	m := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		m[k] = true
+	}
+	return m
+}

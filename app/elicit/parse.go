@@ -103,36 +103,35 @@ func (p *schemaParser) err() error {
 // ignores unknown keywords. A known keyword that formbridge cannot check
 // is refused: showing the field without it would let a person send an
 // answer the server did not ask for.
+//
+// They are map literals, not built by a function at init, so the linker
+// drops them from the widget, which does not parse schemas.
 var (
 	// validationKeywords are keywords that constrain a value.
-	validationKeywords = setOf("type", "enum", "enumNames", "oneOf", "anyOf", "allOf", "not", "const",
-		"minLength", "maxLength", "pattern", "format", "minimum", "maximum", "exclusiveMinimum",
-		"exclusiveMaximum", "multipleOf", "items", "minItems", "maxItems", "uniqueItems", "contains",
-		"minContains", "maxContains", "prefixItems", "additionalItems", "unevaluatedItems", "properties",
-		"required", "additionalProperties", "patternProperties", "propertyNames", "minProperties",
-		"maxProperties", "dependentRequired", "dependentSchemas", "dependencies", "unevaluatedProperties",
-		"if", "then", "else", "$ref", "$dynamicRef", "$recursiveRef", "default", "title", "description")
+	validationKeywords = map[string]bool{
+		"type": true, "enum": true, "enumNames": true, "oneOf": true, "anyOf": true, "allOf": true, "not": true, "const": true,
+		"minLength": true, "maxLength": true, "pattern": true, "format": true, "minimum": true, "maximum": true,
+		"exclusiveMinimum": true, "exclusiveMaximum": true, "multipleOf": true, "items": true, "minItems": true,
+		"maxItems": true, "uniqueItems": true, "contains": true, "minContains": true, "maxContains": true,
+		"prefixItems": true, "additionalItems": true, "unevaluatedItems": true, "properties": true, "required": true,
+		"additionalProperties": true, "patternProperties": true, "propertyNames": true, "minProperties": true,
+		"maxProperties": true, "dependentRequired": true, "dependentSchemas": true, "dependencies": true,
+		"unevaluatedProperties": true, "if": true, "then": true, "else": true, "$ref": true, "$dynamicRef": true,
+		"$recursiveRef": true, "default": true, "title": true, "description": true,
+	}
 
 	kindKeywords = map[string]map[string]bool{
-		"string":  setOf("type", "title", "description", "default", "minLength", "maxLength", "pattern", "format", "enum", "enumNames", "oneOf"),
-		"number":  setOf("type", "title", "description", "default", "minimum", "maximum"),
-		"integer": setOf("type", "title", "description", "default", "minimum", "maximum"),
-		"boolean": setOf("type", "title", "description", "default"),
-		"array":   setOf("type", "title", "description", "default", "items", "minItems", "maxItems", "uniqueItems"),
+		"string":  map[string]bool{"type": true, "title": true, "description": true, "default": true, "minLength": true, "maxLength": true, "pattern": true, "format": true, "enum": true, "enumNames": true, "oneOf": true},
+		"number":  map[string]bool{"type": true, "title": true, "description": true, "default": true, "minimum": true, "maximum": true},
+		"integer": map[string]bool{"type": true, "title": true, "description": true, "default": true, "minimum": true, "maximum": true},
+		"boolean": map[string]bool{"type": true, "title": true, "description": true, "default": true},
+		"array":   map[string]bool{"type": true, "title": true, "description": true, "default": true, "items": true, "minItems": true, "maxItems": true, "uniqueItems": true},
 	}
 
-	rootKeywords = setOf("type", "properties", "required", "additionalProperties", "title", "description")
+	rootKeywords = map[string]bool{"type": true, "properties": true, "required": true, "additionalProperties": true, "title": true, "description": true}
 
-	itemsKeywords = setOf("type", "enum", "enumNames", "anyOf", "title", "description")
+	itemsKeywords = map[string]bool{"type": true, "enum": true, "enumNames": true, "anyOf": true, "title": true, "description": true}
 )
-
-func setOf(keys ...string) map[string]bool {
-	m := make(map[string]bool, len(keys))
-	for _, k := range keys {
-		m[k] = true
-	}
-	return m
-}
 
 // form checks the root of a requestedSchema.
 func (p *schemaParser) form(root *jvalue, base string) *Form {

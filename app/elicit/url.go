@@ -277,17 +277,17 @@ func scriptOf(r rune) string {
 // which a registrable domain has three ("example.co.uk"). A full public
 // suffix list is too large for the widget; a name under a suffix not
 // listed is highlighted one label short, which still shows the real site.
-var multiLabelSuffixes = setOf(
-	"co.uk", "org.uk", "ac.uk", "gov.uk", "me.uk", "ltd.uk", "plc.uk", "net.uk", "sch.uk", "nhs.uk",
-	"com.au", "net.au", "org.au", "edu.au", "gov.au", "asn.au", "id.au",
-	"co.nz", "org.nz", "net.nz", "govt.nz", "ac.nz",
-	"co.jp", "ne.jp", "or.jp", "ac.jp", "go.jp",
-	"co.kr", "or.kr", "co.in", "net.in", "org.in", "gov.in", "ac.in",
-	"com.br", "net.br", "org.br", "gov.br", "com.cn", "net.cn", "org.cn", "gov.cn",
-	"com.mx", "com.ar", "com.tr", "com.tw", "com.hk", "com.sg", "com.my", "com.ph", "com.pk",
-	"co.za", "co.il", "co.id", "co.th", "com.ua", "com.pl", "com.es", "com.co", "com.pe", "com.vn",
-	"com.eg", "com.sa", "com.ng", "co.ke",
-)
+var multiLabelSuffixes = map[string]bool{
+	"co.uk": true, "org.uk": true, "ac.uk": true, "gov.uk": true, "me.uk": true, "ltd.uk": true, "plc.uk": true, "net.uk": true, "sch.uk": true, "nhs.uk": true,
+	"com.au": true, "net.au": true, "org.au": true, "edu.au": true, "gov.au": true, "asn.au": true, "id.au": true,
+	"co.nz": true, "org.nz": true, "net.nz": true, "govt.nz": true, "ac.nz": true,
+	"co.jp": true, "ne.jp": true, "or.jp": true, "ac.jp": true, "go.jp": true,
+	"co.kr": true, "or.kr": true, "co.in": true, "net.in": true, "org.in": true, "gov.in": true, "ac.in": true,
+	"com.br": true, "net.br": true, "org.br": true, "gov.br": true, "com.cn": true, "net.cn": true, "org.cn": true, "gov.cn": true,
+	"com.mx": true, "com.ar": true, "com.tr": true, "com.tw": true, "com.hk": true, "com.sg": true, "com.my": true, "com.ph": true, "com.pk": true,
+	"co.za": true, "co.il": true, "co.id": true, "co.th": true, "com.ua": true, "com.pl": true, "com.es": true, "com.co": true, "com.pe": true, "com.vn": true,
+	"com.eg": true, "com.sa": true, "com.ng": true, "co.ke": true,
+}
 
 // registrableDomain gives the part of a host a person should check: the
 // last two labels, or three under a known two-label suffix.

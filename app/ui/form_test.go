@@ -60,7 +60,7 @@ func (a *answers) answer(it *item, res wire.ElicitResult) {
 // mountForm mounts a form for a request built from schema.
 func mountForm(t *testing.T, message, schema string) (*requestForm, *answers, app.ClientDispatcher) {
 	t.Helper()
-	it := newItem("r1", 1, formParams(t, message, schema), testMeta, time.Now())
+	it := itemFor(t, "r1", 1, formParams(t, message, schema), testMeta)
 	if it.Form == nil {
 		t.Fatalf("schema refused: %s", it.Problem)
 	}
@@ -386,7 +386,7 @@ func TestDeclineAndNotNow(t *testing.T) {
 
 func TestFirstRenderKnowsValidity(t *testing.T) {
 	// Before OnMount runs, as go-app's first render happens.
-	it := newItem("r1", 1, formParams(t, "x", shortSchema), testMeta, time.Now())
+	it := itemFor(t, "r1", 1, formParams(t, "x", shortSchema), testMeta)
 	page := render(t, &requestForm{Item: it, Answer: &answers{}})
 	if got := page.mustFind(t, "button[data-action=accept]").attrs["aria-disabled"]; got != "true" {
 		t.Errorf("Send aria-disabled=%q on the first render of an empty required form", got)

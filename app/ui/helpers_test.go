@@ -115,7 +115,7 @@ func TestQueueOrder(t *testing.T) {
 
 func TestRequiredBooleanStartsAsNo(t *testing.T) {
 	t.Parallel()
-	it := newItem("r", 1, formParams(t, "x", `{"type":"object","properties":{"ok":{"type":"boolean"},"maybe":{"type":"boolean"}},"required":["ok"]}`), testMeta, time.Now())
+	it := itemFor(t, "r", 1, formParams(t, "x", `{"type":"object","properties":{"ok":{"type":"boolean"},"maybe":{"type":"boolean"}},"required":["ok"]}`), testMeta)
 	if got := it.Draft.Inputs["ok"]; len(got) != 1 || got[0] != "false" {
 		t.Errorf("required boolean starts as %q, want false (an unticked box)", got)
 	}

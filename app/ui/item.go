@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,7 +12,8 @@ import (
 )
 
 // item is one pending request as the widget holds it: what the bridge
-// sent, what app/elicit made of it, and the person's draft answer.
+// sent (the params, and its reading of them in meta), and the person's
+// draft answer.
 type item struct {
 	ID       string
 	Seq      int // local number, used to build element ids (server ids are never put in ids)
@@ -39,33 +39,53 @@ type item struct {
 	rev int
 }
 
-// newItem parses a request. It never fails: a request the widget cannot
-// show still needs Decline and Not now, so the server hears back.
+// newItem takes a request as the bridge read it: the form (and the
+// fields that look like they ask for a secret) or the checked link, from
+// meta. The bridge parses and checks every request before sending it, so
+// the widget does not ship a schema parser of its own. newItem never
+// fails: a request the widget cannot show (no reading, or one it could
+// not decode) still needs Decline and Not now, so the server hears back.
 func newItem(id string, seq int, params wire.ElicitParams, meta wire.RequestMeta, now time.Time) *item {
 	it := &item{ID: id, Seq: seq, Params: params, Meta: meta, Received: now, Draft: &draft{}}
 	if params.IsURL() {
-		info, err := elicit.CheckURL(params.URL)
-		if err != nil {
-			it.Problem = "This link cannot be opened safely: " + err.Error()
-		} else {
-			it.URL = info
+		if it.URL = checkedLink(params.URL, meta.Link); it.URL == nil {
+			it.Problem = "This link cannot be opened safely, so it can only be declined."
 		}
 		return it
 	}
-	raw, err := json.Marshal(params)
-	if err == nil {
-		var req *elicit.Request
-		req, err = elicit.ParseRequest(raw)
-		if err == nil && req.Form != nil {
-			it.Form = req.Form
-			it.Sensitive = req.Form.Sensitive()
-			it.Draft.Inputs = requiredBooleansAnswered(req.Form, req.Form.Initial())
-			it.start()
-			return it
-		}
+	if meta.Form != nil {
+		it.Form = meta.Form
+		it.Sensitive = meta.Sensitive
+		it.Draft.Inputs = requiredBooleansAnswered(it.Form, it.Form.Initial())
+		it.start()
+		return it
 	}
 	it.Problem = "This request cannot be shown as a form, so it can only be declined."
 	return it
+}
+
+// checkedLink returns the bridge's reading of url, or nil when there is
+// none for this very url, or when url would not open a web page: the
+// bridge refuses such links, and checking the scheme again here costs
+// nothing, so a link that runs script (javascript:, data:) is never
+// opened. Plain http is what the bridge allows only to this machine, with
+// a warning the person sees; without that warning it is refused too.
+func checkedLink(url string, l *elicit.URLInfo) *elicit.URLInfo {
+	if l == nil || l.URL != url || l.Host == "" {
+		return nil
+	}
+	scheme, _, _ := strings.Cut(url, "://")
+	switch strings.ToLower(scheme) {
+	case "https":
+		return l
+	case "http":
+		for _, w := range l.Warnings {
+			if w.Code == "http" {
+				return l
+			}
+		}
+	}
+	return nil
 }
 
 // check computes the draft's problems, so the first render of its form

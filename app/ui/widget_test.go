@@ -86,9 +86,9 @@ func TestWidgetNoLink(t *testing.T) {
 func TestWidgetQueue(t *testing.T) {
 	w, d, _ := mountWidget(t)
 	ctx := d.Context()
-	w.onRequest(ctx, "late", formParams(t, "Second question", shortSchema), metaAt(5))
-	w.onRequest(ctx, "early", formParams(t, "First question\nwith details", shortSchema), metaAt(0))
-	w.onRequest(ctx, "late", formParams(t, "Second question", shortSchema), metaAt(5)) // repeated after a reconnect
+	ask(t, w, ctx, "late", formParams(t, "Second question", shortSchema), metaAt(5))
+	ask(t, w, ctx, "early", formParams(t, "First question\nwith details", shortSchema), metaAt(0))
+	ask(t, w, ctx, "late", formParams(t, "Second question", shortSchema), metaAt(5)) // repeated after a reconnect
 
 	page := show(t, w, d)
 	if got := len(page.findAll("form")); got != 1 {
@@ -140,7 +140,7 @@ func TestWidgetAnswerAndOutcomes(t *testing.T) {
 		t.Run(tt.action+tt.outcome, func(t *testing.T) {
 			w, d, c := mountWidget(t)
 			ctx := d.Context()
-			w.onRequest(ctx, "r1", formParams(t, "Name?", shortSchema), testMeta)
+			ask(t, w, ctx, "r1", formParams(t, "Name?", shortSchema), testMeta)
 			it := w.queue.find("r1")
 			ctx.SessionStorage().Set(draftKey("r1"), it.Draft)
 			if tt.action != "" {
@@ -170,7 +170,7 @@ func TestWidgetAnswerAndOutcomes(t *testing.T) {
 func TestWidgetOfflineAnswerStays(t *testing.T) {
 	w, d, c := mountWidget(t)
 	c.offline = true
-	w.onRequest(d.Context(), "r1", formParams(t, "Name?", shortSchema), testMeta)
+	ask(t, w, d.Context(), "r1", formParams(t, "Name?", shortSchema), testMeta)
 	it := w.queue.find("r1")
 	w.answer(it, wire.ElicitResult{Action: "decline"})
 	if it.Draft.Sent != "" || it.Draft.SendError == "" {
@@ -183,7 +183,7 @@ func TestWidgetOfflineAnswerStays(t *testing.T) {
 func TestWidgetRejected(t *testing.T) {
 	w, d, _ := mountWidget(t)
 	ctx := d.Context()
-	w.onRequest(ctx, "r1", formParams(t, "Name?", shortSchema), testMeta)
+	ask(t, w, ctx, "r1", formParams(t, "Name?", shortSchema), testMeta)
 	w.answer(w.queue.find("r1"), wire.ElicitResult{Action: "accept", Content: map[string]any{"name": "x"}})
 	w.onSettled(ctx, &wire.SettledParams{RequestID: "r1", Outcome: wire.OutcomeRejected,
 		Errors: []elicit.FieldError{{Field: "name", Code: "pattern", Message: "Use your full name"}}})
@@ -203,7 +203,7 @@ func TestWidgetDraftSurvivesReload(t *testing.T) {
 	saved := &draft{}
 	saved.set("name", "typed before reload")
 	ctx.SessionStorage().Set(draftKey("r1"), saved)
-	w.onRequest(ctx, "r1", formParams(t, "Name?", shortSchema), testMeta)
+	ask(t, w, ctx, "r1", formParams(t, "Name?", shortSchema), testMeta)
 	page := show(t, w, d)
 	if got := page.mustFind(t, "[data-field=name]").mustFind(t, "input").attrs["value"]; got != "typed before reload" {
 		t.Errorf("restored value = %q", got)
@@ -213,19 +213,19 @@ func TestWidgetDraftSurvivesReload(t *testing.T) {
 func TestWidgetResyncAfterReconnect(t *testing.T) {
 	w, d, _ := mountWidget(t)
 	ctx := d.Context()
-	w.onRequest(ctx, "kept", formParams(t, "A", shortSchema), metaAt(0))
-	w.onRequest(ctx, "gone", formParams(t, "B", shortSchema), metaAt(1))
+	ask(t, w, ctx, "kept", formParams(t, "A", shortSchema), metaAt(0))
+	ask(t, w, ctx, "gone", formParams(t, "B", shortSchema), metaAt(1))
 	w.queue.find("kept").Draft.set("name", "half typed")
 
 	// The bridge sends again what it still holds, then the client says
 	// the backlog is over; "gone" was not among it.
 	w.onHello(ctx, &wire.HelloResult{Pending: 1})
-	w.onRequest(ctx, "kept", formParams(t, "A", shortSchema), metaAt(0))
+	ask(t, w, ctx, "kept", formParams(t, "A", shortSchema), metaAt(0))
 	if w.queue.len() != 2 {
 		t.Fatalf("a request was withdrawn before the backlog was over: %d items", w.queue.len())
 	}
 	w.onSynced(ctx, []string{"kept"})
-	w.onRequest(ctx, "new", formParams(t, "C", shortSchema), metaAt(2))
+	ask(t, w, ctx, "new", formParams(t, "C", shortSchema), metaAt(2))
 
 	if w.queue.len() != 2 || w.queue.find("kept") == nil || w.queue.find("new") == nil {
 		t.Fatalf("queue after resync: %d items", w.queue.len())
@@ -242,8 +242,8 @@ func TestWidgetResyncAfterReconnect(t *testing.T) {
 func TestWidgetResyncNothingPending(t *testing.T) {
 	w, d, _ := mountWidget(t)
 	ctx := d.Context()
-	w.onRequest(ctx, "a", formParams(t, "A", shortSchema), metaAt(0))
-	w.onRequest(ctx, "b", formParams(t, "B", shortSchema), metaAt(1))
+	ask(t, w, ctx, "a", formParams(t, "A", shortSchema), metaAt(0))
+	ask(t, w, ctx, "b", formParams(t, "B", shortSchema), metaAt(1))
 	w.onHello(ctx, &wire.HelloResult{Pending: 0})
 	w.onSynced(ctx, nil)
 	page := show(t, w, d)
@@ -258,7 +258,7 @@ func TestWidgetResyncNothingPending(t *testing.T) {
 func TestWidgetAnswerGone(t *testing.T) {
 	w, d, _ := mountWidget(t)
 	ctx := d.Context()
-	w.onRequest(ctx, "r1", formParams(t, "Name?", shortSchema), testMeta)
+	ask(t, w, ctx, "r1", formParams(t, "Name?", shortSchema), testMeta)
 	w.answer(w.queue.find("r1"), wire.ElicitResult{Action: "decline"})
 	w.onGone(ctx, "r1")
 	w.onSettled(ctx, &wire.SettledParams{RequestID: "r1", Outcome: "unknown"})
@@ -276,7 +276,7 @@ func TestWidgetURLMode(t *testing.T) {
 	w, d, c := mountWidget(t)
 	ctx := d.Context()
 	params := wire.ElicitParams{Mode: "url", Message: "Sign in to continue", ElicitationID: "e1", URL: "https://login.example.com/auth?x=1"}
-	w.onRequest(ctx, "u1", params, testMeta)
+	ask(t, w, ctx, "u1", params, testMeta)
 	page := show(t, w, d)
 	card := page.mustFind(t, "form[data-elicitation-id=u1]")
 	u := card.mustFind(t, "[data-url]")
@@ -318,7 +318,7 @@ func TestWidgetURLMode(t *testing.T) {
 
 func TestWidgetURLRefused(t *testing.T) {
 	w, d, _ := mountWidget(t)
-	w.onRequest(d.Context(), "u1", wire.ElicitParams{Mode: "url", Message: "Go", ElicitationID: "e1", URL: "javascript:alert(1)"}, testMeta)
+	ask(t, w, d.Context(), "u1", wire.ElicitParams{Mode: "url", Message: "Go", ElicitationID: "e1", URL: "javascript:alert(1)"}, testMeta)
 	page := show(t, w, d)
 	card := page.mustFind(t, "form[data-elicitation-id=u1]")
 	if card.find("button[data-action=open]") != nil {
@@ -333,7 +333,7 @@ func TestWidgetURLRefused(t *testing.T) {
 
 func TestWidgetURLWarnings(t *testing.T) {
 	w, d, _ := mountWidget(t)
-	w.onRequest(d.Context(), "u1", wire.ElicitParams{Mode: "url", Message: "Go", ElicitationID: "e1", URL: "https://user@192.168.0.1:8080/x"}, testMeta)
+	ask(t, w, d.Context(), "u1", wire.ElicitParams{Mode: "url", Message: "Go", ElicitationID: "e1", URL: "https://user@192.168.0.1:8080/x"}, testMeta)
 	page := show(t, w, d)
 	ws := page.findAll("li[data-warning]")
 	if len(ws) < 2 {
@@ -348,7 +348,7 @@ func TestWidgetURLResentAfterLostAccept(t *testing.T) {
 	w, d, _ := mountWidget(t)
 	ctx := d.Context()
 	params := wire.ElicitParams{Mode: "url", Message: "Sign in", ElicitationID: "e1", URL: "https://login.example.com/"}
-	w.onRequest(ctx, "u1", params, testMeta)
+	ask(t, w, ctx, "u1", params, testMeta)
 	uc := &urlCard{Item: w.queue.find("u1"), Answer: w}
 	uc.onOpen(ctx, app.Event{Value: app.Undefined()})
 	page := show(t, w, d)
@@ -358,7 +358,7 @@ func TestWidgetURLResentAfterLostAccept(t *testing.T) {
 	// The connection dropped before the accept arrived: the bridge
 	// sends the request again, and the person can open it again.
 	w.onHello(ctx, &wire.HelloResult{Pending: 1})
-	w.onRequest(ctx, "u1", params, testMeta)
+	ask(t, w, ctx, "u1", params, testMeta)
 	w.onSynced(ctx, []string{"u1"})
 	page = show(t, w, d)
 	page.mustFind(t, "button[data-action=open]")
@@ -384,19 +384,21 @@ func TestWidgetRootMatch(t *testing.T) {
 }
 
 // TestWidgetURLBidiRefused: a link with a direction override (which
-// would show "…exe.pdf" for "…\u202Efdp.exe") cannot be opened; the card
-// says why in plain words and never renders the override itself.
+// would show "…exe.pdf" for "…\u202Efdp.exe") cannot be opened: the bridge
+// refuses it (server/e2e TestURLHiddenCharactersRefused), and a widget
+// sent one anyway, without the bridge's reading, refuses it in plain
+// words and never renders the override itself.
 func TestWidgetURLBidiRefused(t *testing.T) {
 	w, d, _ := mountWidget(t)
 	raw := "https://example.com/invoice\u202Efdp.exe"
-	w.onRequest(d.Context(), "u1", wire.ElicitParams{Mode: "url", Message: "Open", ElicitationID: "e1", URL: raw}, testMeta)
+	ask(t, w, d.Context(), "u1", wire.ElicitParams{Mode: "url", Message: "Open", ElicitationID: "e1", URL: raw}, testMeta)
 	page := show(t, w, d)
 	card := page.mustFind(t, "form[data-elicitation-id]")
 	if card.find("button[data-action=open]") != nil {
 		t.Error("a link with a direction override can be opened")
 	}
 	card.mustFind(t, "button[data-action=decline]")
-	if txt := card.textContent(); !strings.Contains(txt, "invisible characters") || strings.ContainsRune(txt, 0x202E) {
+	if txt := card.textContent(); !strings.Contains(txt, "cannot be opened safely") || strings.ContainsRune(txt, 0x202E) {
 		t.Errorf("card text %q", txt)
 	}
 }
@@ -406,7 +408,7 @@ func TestWidgetURLBidiRefused(t *testing.T) {
 // given in its plain spelling, which cannot imitate another.
 func TestWidgetURLLookalike(t *testing.T) {
 	w, d, _ := mountWidget(t)
-	w.onRequest(d.Context(), "u1", wire.ElicitParams{Mode: "url", Message: "Sign in", ElicitationID: "e1", URL: "https://\u0430pple.com/login"}, testMeta)
+	ask(t, w, d.Context(), "u1", wire.ElicitParams{Mode: "url", Message: "Sign in", ElicitationID: "e1", URL: "https://\u0430pple.com/login"}, testMeta)
 	page := show(t, w, d)
 	body := page.mustFind(t, "div[class=fb-url-body]")
 	if len(body.kids) == 0 || body.kids[0].attrs["class"] != "fb-warning fb-warning-strong" {
@@ -431,7 +433,7 @@ func TestWidgetURLLookalike(t *testing.T) {
 func TestNoticeDismiss(t *testing.T) {
 	w, d, _ := mountWidget(t)
 	ctx := d.Context()
-	w.onRequest(ctx, "r1", formParams(t, "Name?", shortSchema), testMeta)
+	ask(t, w, ctx, "r1", formParams(t, "Name?", shortSchema), testMeta)
 	w.onSettled(ctx, &wire.SettledParams{RequestID: "r1", Outcome: wire.OutcomeExpired})
 	page := show(t, w, d)
 	page.mustFind(t, "[data-outcome=expired]").mustFind(t, "button[data-action=dismiss]")

@@ -83,6 +83,14 @@ const (
 	ActionCancel  = "cancel"
 )
 
+// MaxFrameBytes is the largest frame the bridge sends a widget, and so
+// the least a widget must accept. A request is at most 512 KiB of params
+// (elicit.MaxRequestBytes), and the bridge's reading of it (RequestView)
+// repeats its fields, labels and choices: a schema made of a thousand
+// short choices per field reads about five times its size. The bridge
+// refuses a request whose frame would be larger.
+const MaxFrameBytes = 4 << 20
+
 // MetaKey is the _meta key under which the bridge adds RequestMeta to the
 // params of each elicitation/create it sends to a widget.
 const MetaKey = "formbridge/request"
@@ -162,17 +170,37 @@ type HelloResult struct {
 	Pending    int            `json:"pending"`
 }
 
-// RequestMeta is what the bridge adds under _meta[MetaKey]: who asks, and
-// the request's lifetime, so the widget can show a countdown.
+// RequestMeta is what the bridge adds under _meta[MetaKey]: who asks,
+// the request's lifetime, so the widget can show a countdown, and the
+// bridge's reading of the params (RequestView).
 type RequestMeta struct {
 	Requester Implementation `json:"requester"`
 	CreatedAt time.Time      `json:"createdAt"`
 	ExpiresAt time.Time      `json:"expiresAt"`
+	RequestView
+}
+
+// RequestView is the request as the bridge parsed and checked it, which
+// the widget renders from: the bridge must parse every request anyway
+// (to refuse bad ones and check answers), so it is the one reader of
+// requestedSchema and url, and the widget does not ship a schema parser.
+// Added to formbridge.v1 after it first shipped; the params themselves
+// are still sent exactly as the server wrote them.
+type RequestView struct {
+	// Form mode: the fields in schema order, each with its kind, label,
+	// limits, choices and typed default.
+	Form *elicit.Form `json:"form,omitempty"`
+	// Form mode: the fields that look like they ask for a secret, in
+	// field order; absent when none does.
+	Sensitive []elicit.Sensitivity `json:"sensitive,omitempty"`
+	// URL mode: the link, checked (only https, or http to the bridge's
+	// own machine), with its host, domain and warnings.
+	Link *elicit.URLInfo `json:"link,omitempty"`
 }
 
 // ElicitParams is MCP's ElicitRequestParams for both modes. Mode "" means
-// form. RequestedSchema stays raw: property order matters and is read by
-// elicit.Parse from the JSON text.
+// form. RequestedSchema stays raw: property order matters, and the bridge
+// passes it on as the server wrote it (the widget reads RequestView.Form).
 type ElicitParams struct {
 	Mode            string                     `json:"mode,omitempty"`
 	Message         string                     `json:"message"`

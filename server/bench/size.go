@@ -136,7 +136,7 @@ func benchSize(ctx context.Context, c *config, r *report) error {
 	br := func(name string) int64 { return fileSize(filepath.Join(dir, name, "app.wasm.br")) }
 	both := br("hello+elicit+client") - h[2]
 	rows = [][]string{
-		{"app/elicit: the model (parse, collect, validate, sensitive fields, URL checks)", kb(br("hello+elicit") - h[2])},
+		{"app/elicit: the model as the widget uses it (decode the bridge's reading, collect, check answers)", kb(br("hello+elicit") - h[2])},
 		{"app/client with app/wire and coder/websocket's browser build", kb(br("hello+client") - h[2])},
 		{"both together", kb(both)},
 		{"the rest of the widget: app/ui, app/embed and the go-app elements they use", kb(w[2] - h[2] - both)},

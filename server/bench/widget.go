@@ -23,7 +23,7 @@ type simWidget struct {
 
 // readLimit bounds a frame the simulated widget accepts, as the real
 // client's does.
-const readLimit = 1 << 20
+const readLimit = wire.MaxFrameBytes
 
 func dialWidget(ctx context.Context, url, token string) (*simWidget, error) {
 	c, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{Subprotocols: []string{wire.Subprotocol}})

@@ -110,6 +110,13 @@ func TestAnswerToGoneRequest(t *testing.T) {
 	ctx := NewBrowser(t)
 	do(t, ctx, "open the widget", chromedp.Navigate("http://"+ln.Addr().String()+"/#token="+token))
 	waitForm(t, ctx)
+	// This bridge sends no reading of the request in _meta, as a real one
+	// does: the widget cannot show it as a form, says so, and still
+	// offers Decline and Not now.
+	card := eval[string](t, ctx, `document.querySelector('form[data-elicitation-id="ghost"]').innerText`)
+	if !strings.Contains(card, "cannot be shown") || eval[bool](t, ctx, `!!document.querySelector('form[data-elicitation-id="ghost"] [data-action="accept"]')`) {
+		t.Errorf("a request without the bridge's reading shows %q", card)
+	}
 	do(t, ctx, "decline", chromedp.Click(action("decline")))
 	select {
 	case res := <-answered:

@@ -93,7 +93,7 @@ func dialWith(t testing.TB, url string, opts *websocket.DialOptions) (*client, e
 		}
 		return nil, err
 	}
-	c.SetReadLimit(1 << 20)
+	c.SetReadLimit(wire.MaxFrameBytes)
 	t.Cleanup(func() { c.CloseNow() })
 	return &client{t: t, c: c}, nil
 }

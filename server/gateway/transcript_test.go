@@ -189,6 +189,15 @@ var scenarios = []struct {
 		a.recv()
 		tr.result(c)
 	}},
+	{"sensitive", nil, func(tr *transcript) {
+		a := tr.widget("A")
+		a.hello(false)
+		c := tr.ask(tr.t.Context(), `{"message":"Sign in to the CRM","requestedSchema":{"type":"object","properties":{"user":{"type":"string","title":"User name"},"password":{"type":"string"},"teams":{"type":"array","items":{"enum":["sales","support"]},"default":["support"]}},"required":["user"]}}`, 0)
+		a.recv()
+		a.send(`{"jsonrpc":"2.0","id":"req-1","result":{"action":"decline"}}`)
+		a.recv()
+		tr.result(c)
+	}},
 	{"cancelled-by-server", nil, func(tr *transcript) {
 		a := tr.widget("A")
 		a.hello(false)

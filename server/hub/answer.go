@@ -46,7 +46,7 @@ func (c *channel) answer(s *Session, id string, res wire.ElicitResult) error {
 		}
 		return ErrUnknownRequest
 	}
-	form := r.form
+	form := r.parsed.form()
 	c.mu.Unlock()
 
 	// Validation runs outside the lock: a large form must not hold up

@@ -10,13 +10,21 @@ import (
 	"github.com/formbridge/formbridge/app/wire"
 )
 
+// stamp is the part of a request's RequestMeta that is its own: who
+// asked and when. The rest, the view, belongs to its params.
+type stamp struct {
+	requester        wire.Implementation
+	created, expires time.Time
+}
+
 // encodeCreate builds the elicitation/create frame for a widget: the
-// server's params as received, with the bridge's RequestMeta added under
-// _meta (replacing any the server put there, so a server cannot pose as
-// another requester). requestedSchema is carried as raw JSON text, so the
-// order of its properties survives.
-func encodeCreate(id string, params json.RawMessage, meta wire.RequestMeta) ([]byte, error) {
-	if frame, ok := spliceCreate(id, params, meta); ok {
+// server's params as received, with the bridge's RequestMeta (st and the
+// params' view, see parsed) added under _meta, replacing any the server
+// put there, so a server cannot pose as another requester or hand the
+// widget another form. requestedSchema is carried as raw JSON text, so
+// the order of its properties survives.
+func encodeCreate(id string, params json.RawMessage, st *stamp, view []byte) ([]byte, error) {
+	if frame, ok := spliceCreate(id, params, st, view); ok {
 		return frame, nil
 	}
 	var top map[string]json.RawMessage
@@ -29,10 +37,8 @@ func encodeCreate(id string, params json.RawMessage, meta wire.RequestMeta) ([]b
 			return nil, errors.New("_meta must be a JSON object")
 		}
 	}
+	m[wire.MetaKey] = appendMeta(nil, st, view)
 	var err error
-	if m[wire.MetaKey], err = json.Marshal(meta); err != nil {
-		return nil, err
-	}
 	if top["_meta"], err = json.Marshal(m); err != nil {
 		return nil, err
 	}
@@ -49,18 +55,18 @@ func encodeCreate(id string, params json.RawMessage, meta wire.RequestMeta) ([]b
 // escapes (a key could spell _meta that way), take the slow path, so the
 // bridge's _meta is always the only one. params must be a JSON object
 // (ParseRequest checked it).
-func spliceCreate(id string, params json.RawMessage, meta wire.RequestMeta) ([]byte, bool) {
+func spliceCreate(id string, params json.RawMessage, st *stamp, view []byte) ([]byte, bool) {
 	if !canSplice(params) || !plainID(id) {
 		return nil, false
 	}
 	p := bytes.TrimSpace(params)
 	rest := bytes.TrimSpace(p[1:])
-	r := meta.Requester
-	b := make([]byte, 0, len(p)+len(id)+len(r.Name)+len(r.Title)+len(r.Version)+224)
+	r := st.requester
+	b := make([]byte, 0, len(p)+len(view)+len(id)+len(r.Name)+len(r.Title)+len(r.Version)+224)
 	b = append(b, `{"jsonrpc":"2.0","id":"`...)
 	b = append(b, id...)
 	b = append(b, `","method":"`+wire.MethodElicit+`","params":{"_meta":{"`+wire.MetaKey+`":`...)
-	b = appendMeta(b, meta)
+	b = appendMeta(b, st, view)
 	b = append(b, '}')
 	if rest[0] != '}' {
 		b = append(b, ',')
@@ -69,11 +75,13 @@ func spliceCreate(id string, params json.RawMessage, meta wire.RequestMeta) ([]b
 	return append(b, '}'), true
 }
 
-// appendMeta appends meta as json.Marshal encodes it, without reflection:
-// this runs for every request, on the caller's goroutine, whose stack
-// stays small while it waits.
-func appendMeta(b []byte, meta wire.RequestMeta) []byte {
-	r := meta.Requester
+// appendMeta appends the RequestMeta of st and view as json.Marshal
+// encodes it, without reflection: this runs for every request, on the
+// caller's goroutine, whose stack stays small while it waits. view (the
+// RequestView's members, encoded once per params, see newParsed) is
+// copied as is.
+func appendMeta(b []byte, st *stamp, view []byte) []byte {
+	r := st.requester
 	b = append(b, `{"requester":{"name":`...)
 	b = appendString(b, r.Name)
 	if r.Title != "" {
@@ -85,9 +93,13 @@ func appendMeta(b []byte, meta wire.RequestMeta) []byte {
 		b = appendString(b, r.Version)
 	}
 	b = append(b, `},"createdAt":`...)
-	b = appendTime(b, meta.CreatedAt)
+	b = appendTime(b, st.created)
 	b = append(b, `,"expiresAt":`...)
-	b = appendTime(b, meta.ExpiresAt)
+	b = appendTime(b, st.expires)
+	if len(view) > 0 {
+		b = append(b, ',')
+		b = append(b, view...)
+	}
 	return append(b, '}')
 }
 

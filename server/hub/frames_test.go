@@ -2,18 +2,25 @@ package hub
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/formbridge/formbridge/app/elicit"
 	"github.com/formbridge/formbridge/app/wire"
 )
 
 // The fast and the slow encoding of elicitation/create agree, and only
-// the bridge's RequestMeta survives under its key.
+// the bridge's RequestMeta survives under its key, with the view.
 func TestEncodeCreate(t *testing.T) {
-	meta := wire.RequestMeta{Requester: wire.Implementation{Name: "srv"}, CreatedAt: time.Unix(0, 0).UTC(), ExpiresAt: time.Unix(60, 0).UTC()}
+	st := &stamp{requester: wire.Implementation{Name: "srv"}, created: time.Unix(0, 0).UTC(), expires: time.Unix(60, 0).UTC()}
+	p := mustParsed(t, `{"message":"m","requestedSchema":{"type":"object","properties":{"pin":{"type":"string","title":"<PIN> & code"}}}}`)
+	meta := wire.RequestMeta{Requester: st.requester, CreatedAt: st.created, ExpiresAt: st.expires, RequestView: wire.RequestView{
+		Form: p.req.Form, Sensitive: p.req.Form.Sensitive(),
+	}}
 	tests := []struct {
 		name, params string
 		fast         bool
@@ -27,11 +34,11 @@ func TestEncodeCreate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			frame, err := encodeCreate("r-1", json.RawMessage(tt.params), meta)
+			frame, err := encodeCreate("r-1", json.RawMessage(tt.params), st, p.view)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, fast := spliceCreate("r-1", json.RawMessage(tt.params), meta); fast != tt.fast {
+			if _, fast := spliceCreate("r-1", json.RawMessage(tt.params), st, p.view); fast != tt.fast {
 				t.Errorf("fast path taken: %v; want %v", fast, tt.fast)
 			}
 			var m wire.Message
@@ -46,7 +53,7 @@ func TestEncodeCreate(t *testing.T) {
 			if !ok {
 				t.Fatalf("no request meta in %s", frame)
 			}
-			if diff := cmp.Diff(meta, got); diff != "" {
+			if diff := cmp.Diff(meta, got, cmpopts.IgnoreUnexported(elicit.Field{})); diff != "" {
 				t.Errorf("meta (-want +got):\n%s", diff)
 			}
 			var orig, sent map[string]json.RawMessage
@@ -86,32 +93,68 @@ func TestSettledFrame(t *testing.T) {
 	}
 }
 
-// appendMeta writes exactly what encoding/json writes for a RequestMeta.
+// appendMeta writes what encoding/json writes for a RequestMeta: the
+// same bytes (except that the view leaves "<", ">" and "&" unescaped),
+// the same values.
 func TestAppendMeta(t *testing.T) {
 	base := time.Date(2026, 12, 2, 16, 46, 39, 0, time.UTC)
+	form := mustParsed(t, `{"message":"m","requestedSchema":{"type":"object","properties":{
+		"password":{"type":"string"},"n":{"type":"number","default":1.5,"minimum":0},
+		"tags":{"type":"array","items":{"enum":["a","b"]},"default":["b"]},"ok":{"type":"boolean","default":false}}}}`)
+	link := mustParsed(t, `{"mode":"url","message":"m","elicitationId":"e","url":"https://user@xn--pple-43d.com:8443/a?b=<c>&d"}`)
 	for _, tt := range []struct {
 		name string
 		meta wire.RequestMeta
+		view *parsed
 	}{
-		{"name only", wire.RequestMeta{Requester: wire.Implementation{Name: "srv"}, CreatedAt: base, ExpiresAt: base.Add(time.Minute)}},
+		{"name only", wire.RequestMeta{Requester: wire.Implementation{Name: "srv"}, CreatedAt: base, ExpiresAt: base.Add(time.Minute)}, nil},
 		{"all fields, milliseconds", wire.RequestMeta{
 			Requester: wire.Implementation{Name: "test-server", Title: "Test Server", Version: "1.0"},
 			CreatedAt: base.Add(123 * time.Millisecond), ExpiresAt: base.Add(10*time.Minute + 120*time.Millisecond),
-		}},
+		}, nil},
 		{"escapes", wire.RequestMeta{
 			Requester: wire.Implementation{Name: `a"b\c<d>&e`, Title: "tab\there\u2028 é ✓", Version: "bad \xff utf-8"},
 			CreatedAt: base, ExpiresAt: base,
-		}},
-		{"empty name", wire.RequestMeta{CreatedAt: base, ExpiresAt: base.Add(24 * time.Hour)}},
+		}, nil},
+		{"empty name", wire.RequestMeta{CreatedAt: base, ExpiresAt: base.Add(24 * time.Hour)}, nil},
+		{"form", wire.RequestMeta{Requester: wire.Implementation{Name: "srv"}, CreatedAt: base, ExpiresAt: base, RequestView: wire.RequestView{
+			Form: form.req.Form, Sensitive: form.req.Form.Sensitive(),
+		}}, form},
+		{"link", wire.RequestMeta{Requester: wire.Implementation{Name: "srv"}, CreatedAt: base, ExpiresAt: base, RequestView: wire.RequestView{
+			Link: link.req.URL,
+		}}, link},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			want, err := json.Marshal(tt.meta)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := appendMeta(nil, tt.meta); string(got) != string(want) {
+			st := &stamp{requester: tt.meta.Requester, created: tt.meta.CreatedAt, expires: tt.meta.ExpiresAt}
+			var view []byte
+			if tt.view != nil {
+				view = tt.view.view
+			}
+			got := appendMeta(nil, st, view)
+			if strings.ContainsAny(string(view), "<>&") {
+				if !jsonEqual(got, want) {
+					t.Errorf("appendMeta:\n got %s\nwant %s", got, want)
+				}
+			} else if string(got) != string(want) {
 				t.Errorf("appendMeta:\n got %s\nwant %s", got, want)
 			}
 		})
 	}
+	if len(form.req.Form.Sensitive()) == 0 || !strings.Contains(string(link.view), "<c>&d") {
+		t.Error("the test does not cover what it should")
+	}
+}
+
+// mustParsed parses params as the hub does.
+func mustParsed(t *testing.T, params string) *parsed {
+	t.Helper()
+	p, err := parseRequest([]byte(params))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

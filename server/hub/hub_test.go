@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/formbridge/formbridge/app/elicit"
 	"github.com/formbridge/formbridge/app/wire"
@@ -307,6 +308,63 @@ func TestCreateFrame(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"zeta", "alpha", "mid"}, keys); diff != "" {
 		t.Errorf("property order (-want +got):\n%s", diff)
+	}
+	if meta.Form == nil {
+		t.Fatal("no form in the bridge's _meta")
+	}
+	keys = keys[:0]
+	for _, f := range meta.Form.Fields {
+		keys = append(keys, f.Key)
+	}
+	if diff := cmp.Diff([]string{"zeta", "alpha", "mid"}, keys); diff != "" {
+		t.Errorf("the form sent keeps another order (-want +got):\n%s", diff)
+	}
+}
+
+// The bridge sends what it made of the params, so the widget need not
+// parse them: the form and its sensitive fields, or the checked link. A
+// server cannot hand the widget a form of its own under the bridge's key.
+func TestCreateFrameView(t *testing.T) {
+	h := newHub(t, nil)
+	w := attach(t, h, "default", true)
+	ctx := t.Context()
+	form := `{"message":"Sign in","_meta":{"formbridge/request":{"form":{"fields":[{"key":"evil","kind":"string","label":"Evil"}]}}},` +
+		`"requestedSchema":{"type":"object","properties":{"user":{"type":"string","title":"User name"},` +
+		`"password":{"type":"string"},"n":{"type":"integer","default":3},"tags":{"type":"array","items":{"enum":["a","b"]},"default":["b"]}},"required":["user"]}}`
+	elicitAsync(ctx, h, "default", form, nil)
+	_, p := w.request()
+	meta, ok := p.RequestMeta()
+	if !ok || meta.Form == nil {
+		t.Fatalf("no form in _meta: %s", p.Meta)
+	}
+	want, err := elicit.ParseRequest([]byte(form))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want.Form, meta.Form, cmpopts.IgnoreUnexported(elicit.Field{})); diff != "" {
+		t.Errorf("form sent (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(want.Form.Sensitive(), meta.Sensitive); diff != "" || len(meta.Sensitive) != 1 {
+		t.Errorf("sensitive fields sent (-want +got):\n%s", diff)
+	}
+	if meta.Link != nil {
+		t.Errorf("a form request carries a link: %+v", meta.Link)
+	}
+	if d, ok := meta.Form.Field("tags").Default.([]string); !ok || len(d) != 1 || d[0] != "b" {
+		t.Errorf("multi select default decoded as %#v", meta.Form.Field("tags").Default)
+	}
+
+	elicitAsync(ctx, h, "default", `{"mode":"url","message":"Pay","elicitationId":"e1","url":"https://pay.example.com:8443/x"}`, nil)
+	_, p = w.request()
+	meta, ok = p.RequestMeta()
+	if !ok || meta.Link == nil {
+		t.Fatalf("no link in _meta: %s", p.Meta)
+	}
+	if meta.Link.URL != p.URL || meta.Link.Domain != "example.com" || len(meta.Link.Warnings) != 1 || meta.Link.Warnings[0].Code != "port" {
+		t.Errorf("link sent: %+v", meta.Link)
+	}
+	if meta.Form != nil || meta.Sensitive != nil {
+		t.Errorf("a URL request carries a form: %+v %+v", meta.Form, meta.Sensitive)
 	}
 }
 

@@ -1,10 +1,15 @@
 package hub
 
 import (
+	"encoding/json"
 	"fmt"
+	"hash/maphash"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/formbridge/formbridge/app/elicit"
 	"github.com/formbridge/formbridge/app/wire"
 )
 
@@ -94,3 +99,56 @@ func TestBucket(t *testing.T) {
 }
 
 var testTime = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+// The view is computed once per params text, not per request or send:
+// requests with the same params share it.
+func TestParsedShared(t *testing.T) {
+	pc := parseCache{seed: maphash.MakeSeed()}
+	params := []byte(`{"message":"m","requestedSchema":{"type":"object","properties":{"pin":{"type":"string"}}}}`)
+	a, err := pc.parse(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := pc.parse(append([]byte(nil), params...))
+	if a != b {
+		t.Error("the same params were parsed twice")
+	}
+	if !strings.HasPrefix(string(a.view), `"form":{"fields":[{"key":"pin"`) || !strings.Contains(string(a.view), `"sensitive":[{"field":"pin"`) {
+		t.Errorf("view %s", a.view)
+	}
+	if pc.bytes != len(params)+len(a.view) {
+		t.Errorf("the cache counts %d bytes; want params and view, %d", pc.bytes, len(params)+len(a.view))
+	}
+}
+
+// The largest frames come from schemas of many short choices, which the
+// view repeats as {value, title} objects: the biggest such schema the
+// parser takes still makes a frame a widget reads (wire.MaxFrameBytes).
+func TestLargestViewFits(t *testing.T) {
+	var props []string
+	for f := 0; f < elicit.MaxProperties; f++ {
+		enum := make([]string, elicit.MaxOptions)
+		for i := range enum {
+			enum[i] = strconv.Quote(strconv.FormatInt(int64(i), 36))
+		}
+		p := fmt.Sprintf(`"f%d":{"type":"array","items":{"enum":[%s]}}`, f, strings.Join(enum, ","))
+		if len(strings.Join(append(props, p), ",")) > elicit.MaxSchemaBytes-100 {
+			break
+		}
+		props = append(props, p)
+	}
+	params := `{"message":"m","requestedSchema":{"type":"object","properties":{` + strings.Join(props, ",") + `}}}`
+	p, err := parseRequest([]byte(params))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &stamp{requester: wire.Implementation{Name: strings.Repeat("\x01", maxRequesterText), Title: strings.Repeat("\x01", maxRequesterText), Version: strings.Repeat("\x01", maxRequesterText)}}
+	frame, err := encodeCreate("abcdef-zzzzzzzzzzzz", json.RawMessage(params), st, p.view)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d fields: params %d bytes, view %d, frame %d", len(props), len(params), len(p.view), len(frame))
+	if len(frame) > wire.MaxFrameBytes || len(params)+len(p.view) > wire.MaxFrameBytes-maxStampBytes {
+		t.Errorf("frame of %d bytes; a widget reads at most %d", len(frame), wire.MaxFrameBytes)
+	}
+}

@@ -2,21 +2,24 @@ package hub
 
 import (
 	"bytes"
+	"fmt"
 	"hash/maphash"
 	"sync"
 
 	"github.com/formbridge/formbridge/app/elicit"
+	"github.com/formbridge/formbridge/app/wire"
 )
 
 // A server asks the same questions again and again: the same params, or
 // the same schema with another message. Parsing them is most of what an
 // elicitation costs the bridge, so the hub keeps the parsed requests of
-// the params it saw last, keyed by their exact bytes. A parsed request is
-// only read after parsing (Form.Validate), so requests share it.
+// the params it saw last, keyed by their exact bytes, with the view sent
+// to widgets already encoded. A parsed request is only read after parsing
+// (Form.Validate, the view), so requests share it.
 
 // Bounds of the parse cache: params larger than maxCachedParams are
 // parsed each time (they are rare, and large); at most
-// maxCachedBytes of params text is kept in all.
+// maxCachedBytes of params text and views is kept in all.
 const (
 	maxCachedParams = 16 << 10
 	maxCachedBytes  = 2 << 20
@@ -33,28 +36,31 @@ type parseCache struct {
 // parsedEntry is one parsed params text; it never changes once stored.
 type parsedEntry struct {
 	params []byte
-	req    *elicit.Request
+	p      *parsed
 }
+
+// size is what the entry counts against maxCachedBytes.
+func (e *parsedEntry) size() int { return len(e.params) + len(e.p.view) }
 
 // parse returns params parsed, from the cache when the same bytes were
 // parsed before. Refused params are not cached: a server that sends a
 // bad schema learns so at once and rarely repeats it.
-func (pc *parseCache) parse(params []byte) (*elicit.Request, error) {
+func (pc *parseCache) parse(params []byte) (*parsed, error) {
 	if len(params) > maxCachedParams {
-		return elicit.ParseRequest(params)
+		return parseRequest(params)
 	}
 	key := maphash.Bytes(pc.seed, params)
 	pc.mu.Lock()
 	e := pc.entries[key]
 	pc.mu.Unlock()
 	if e != nil && bytes.Equal(e.params, params) {
-		return e.req, nil
+		return e.p, nil
 	}
-	req, err := elicit.ParseRequest(params)
+	p, err := parseRequest(params)
 	if err != nil {
 		return nil, err
 	}
-	e = &parsedEntry{params: bytes.Clone(params), req: req}
+	e = &parsedEntry{params: bytes.Clone(params), p: p}
 	pc.mu.Lock()
 	defer pc.mu.Unlock()
 	if pc.entries == nil {
@@ -62,18 +68,42 @@ func (pc *parseCache) parse(params []byte) (*elicit.Request, error) {
 	}
 	if old := pc.entries[key]; old != nil { // a collision, or a race to parse
 		delete(pc.entries, key)
-		pc.bytes -= len(old.params)
+		pc.bytes -= old.size()
 	}
 	// Full: forget entries in map order (random enough that a server
 	// cycling through many schemas cannot keep evicting one it needs).
 	for k, old := range pc.entries {
-		if pc.bytes+len(params) <= maxCachedBytes {
+		if pc.bytes+e.size() <= maxCachedBytes {
 			break
 		}
 		delete(pc.entries, k)
-		pc.bytes -= len(old.params)
+		pc.bytes -= old.size()
 	}
 	pc.entries[key] = e
-	pc.bytes += len(params)
-	return req, nil
+	pc.bytes += e.size()
+	return p, nil
 }
+
+// parseRequest parses and checks params and computes their view.
+func parseRequest(params []byte) (*parsed, error) {
+	req, err := elicit.ParseRequest(params)
+	if err != nil {
+		return nil, err
+	}
+	p, err := newParsed(req)
+	if err != nil {
+		return nil, err
+	}
+	// A frame a widget cannot read would cut it off each time it
+	// reconnects, for as long as the request waits.
+	if len(params)+len(p.view) > wire.MaxFrameBytes-maxStampBytes {
+		return nil, fmt.Errorf("the form is too large to send to a widget (%d bytes with its fields read; at most %d)",
+			len(params)+len(p.view), wire.MaxFrameBytes-maxStampBytes)
+	}
+	return p, nil
+}
+
+// maxStampBytes bounds the rest of a frame: the JSON-RPC envelope, the
+// request id and times, and the requester (three fields of at most
+// maxRequesterText characters, each escaped at worst to 6 bytes).
+const maxStampBytes = 3*maxRequesterText*6 + 1024

@@ -22,14 +22,14 @@ var cancelResult = wire.ElicitResult{Action: wire.ActionCancel}
 
 // request is one pending elicitation. It is what 100,000 waiting
 // questions are made of, so it holds little: the frame (the server's
-// params once, inside it), the parsed form (shared through the parse
-// cache), and links into its channel's queue and expiry heap. Its fields
-// are guarded by channel.mu until it settles, and read-only after.
+// params once, inside it), the parsed request and its view (shared
+// through the parse cache), and links into its channel's queue and
+// expiry heap. Its fields are guarded by channel.mu until it settles, and
+// read-only after.
 type request struct {
-	id    string
-	form  *elicit.Form // nil in URL mode
-	eid   string       // URL mode: the server's elicitationId
-	frame []byte       // the elicitation/create frame, encoded once for every widget
+	id     string
+	parsed *parsed
+	frame  []byte // the elicitation/create frame, encoded once for every widget
 	// unsent holds what the frame is made of until a widget needs it: a
 	// request that waits with no widget connected keeps the caller's
 	// params (which the caller holds anyway) instead of a copy.
@@ -131,7 +131,7 @@ func (h *Hub) submit(ctx context.Context, channel string, requester wire.Impleme
 	if h.isClosed() {
 		return nil, &wire.ElicitResult{Action: wire.ActionCancel}, nil
 	}
-	parsed, err := h.parsed.parse(params)
+	p, err := h.parsed.parse(params)
 	if err != nil {
 		return nil, nil, invalidParams(err)
 	}
@@ -141,22 +141,21 @@ func (h *Hub) submit(ctx context.Context, channel string, requester wire.Impleme
 	}
 	now := time.Now()
 	r.id = h.idPrefix + "-" + strconv.FormatUint(h.seq.Add(1), 36)
-	r.form = parsed.Form
-	r.url = parsed.Mode == elicit.ModeURL
-	r.eid = parsed.ElicitationID
+	r.parsed = p
+	r.url = p.isURL()
 	r.deadline = h.clock(now) + int64(timeout)
 	r.index = -1
-	meta := wire.RequestMeta{
-		Requester: boundRequester(requester),
-		CreatedAt: now.UTC().Truncate(time.Millisecond),
-		ExpiresAt: now.Add(timeout).UTC().Truncate(time.Millisecond),
+	st := stamp{
+		requester: boundRequester(requester),
+		created:   now.UTC().Truncate(time.Millisecond),
+		expires:   now.Add(timeout).UTC().Truncate(time.Millisecond),
 	}
 	if canSplice(params) && c.widgets.Load() == 0 {
 		// No widget to send it to: encode it when one comes (encoding
 		// these params cannot fail). With widgets, encode it now,
 		// outside the channel's lock.
-		r.unsent = &unsentFrame{params: params, meta: meta}
-	} else if r.frame, err = encodeCreate(r.id, params, meta); err != nil {
+		r.unsent = &unsentFrame{params: params, stamp: st}
+	} else if r.frame, err = encodeCreate(r.id, params, &st, p.view); err != nil {
 		return nil, nil, &wire.Error{Code: wire.CodeInvalidParams, Message: err.Error()}
 	}
 	if err := ctx.Err(); err != nil {
@@ -171,17 +170,18 @@ func (h *Hub) submit(ctx context.Context, channel string, requester wire.Impleme
 	return c, nil, nil
 }
 
-// unsentFrame is what encodeCreate needs, kept until a widget needs the frame.
+// unsentFrame is what encodeCreate needs, kept until a widget needs the
+// frame (the view is in r.parsed).
 type unsentFrame struct {
 	params json.RawMessage
-	meta   wire.RequestMeta
+	stamp  stamp
 }
 
 // encoded returns the elicitation/create frame, encoding it the first
 // time and letting the caller's params go. The caller holds c.mu.
 func (r *request) encoded() []byte {
 	if u := r.unsent; u != nil {
-		r.frame, _ = encodeCreate(r.id, u.params, u.meta) // canSplice(u.params): no error
+		r.frame, _ = encodeCreate(r.id, u.params, &u.stamp, r.parsed.view) // canSplice(u.params): no error
 		r.unsent = nil
 	}
 	return r.frame
@@ -264,7 +264,7 @@ func (c *channel) add(r *request, now time.Time) error {
 	}
 	c.pushExpiry(r, c.h.clock(now))
 	if r.url {
-		c.trackURL(r.eid)
+		c.trackURL(r.parsed.elicitationID())
 	}
 	for s := range c.sessions {
 		if s.canShow(r) {
@@ -315,7 +315,7 @@ func (c *channel) settleLocked(r *request, res wire.ElicitResult, winner *Sessio
 	r.prev, r.next = nil, nil
 	c.removeExpiry(r)
 	if r.url && res.Action != wire.ActionAccept {
-		delete(c.urls, r.eid) // nothing will complete it
+		delete(c.urls, r.parsed.elicitationID()) // nothing will complete it
 	}
 	c.recent.add(r.id, others, res, winner != nil)
 

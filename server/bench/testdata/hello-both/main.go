@@ -5,6 +5,8 @@
 package main
 
 import (
+	"encoding/json"
+
 	"context"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -30,15 +32,16 @@ func main() {
 }
 
 func useElicit() {
-	r, err := elicit.ParseRequest([]byte(app.Getenv("P")))
-	if err != nil {
-		println(err.Error())
+	// As the widget does: the bridge parses and checks each request and
+	// sends its reading in _meta, so the widget decodes that, then fills
+	// in and checks answers. The parser and URL checks are not linked.
+	var m wire.RequestMeta
+	if err := json.Unmarshal([]byte(app.Getenv("P")), &m); err != nil || m.Form == nil {
+		println(err)
 		return
 	}
-	content, errs := r.Form.Collect(r.Form.Initial(), &elicit.CollectOptions{})
-	println(content, errs, r.Form.Validate(content), r.Form.Sensitive(), r.Form.Defaults())
-	u, err := elicit.CheckURL(app.Getenv("U"))
-	println(u, err)
+	content, errs := m.Form.Collect(m.Form.Initial(), &elicit.CollectOptions{})
+	println(content, errs, m.Form.Field("x"), len(m.Sensitive), m.Link.Lookalike())
 }
 
 func useClient() {
