@@ -37,23 +37,20 @@ func (f *requestForm) renderDropdown(i int, fd *elicit.Field) app.UI {
 		empty = "Choose one…"
 	}
 	opts := make([]app.UI, 0, len(fd.Options)+1)
-	opts = append(opts, app.Option().Value("").Selected(val == "").Body(app.Text(empty)))
+	opts = append(opts, text("option", "", empty).Attr("value", "").Attr("selected", val == ""))
 	for j, o := range fd.Options {
-		opts = append(opts, app.Option().
-			Value(strconv.Itoa(j)).
+		opts = append(opts, text("option", "", o.Title).
+			Attr("value", strconv.Itoa(j)).
 			Dir("auto").
-			Selected(val == o.Value).
-			Body(app.Text(o.Title)))
+			Attr("selected", val == o.Value))
 	}
-	sel := app.Select().
+	sel := el("select", "fb-input", opts...).
 		ID(p.ids.control).
-		Class("fb-input").
 		Aria("required", fd.Required).
 		Aria("invalid", p.problem != "").
-		OnChange(f.onOptionSelect(fd), f.Item.Seq, i).
-		Body(opts...)
+		OnChange(f.onOptionSelect(fd), f.Item.Seq, i)
 	if d := p.describedBy(); d != "" {
-		sel = sel.Aria("describedby", d)
+		sel.Aria("describedby", d)
 	}
 	return f.wrapOne(i, p, sel)
 }

@@ -70,43 +70,41 @@ func (f *requestForm) renderText(i int, fd *elicit.Field) app.UI {
 	p := f.parts(i, fd, textHint(fd))
 	val := shownValue(fd, f.Item.initialValue(fd.Key))
 	scope := []any{f.Item.Seq, i}
+	onInput, described := f.onFieldInput(fd.Key), p.describedBy()
 	if multiline(fd) {
-		ta := app.Textarea().
+		ta := el("textarea", "fb-input").
 			ID(p.ids.control).
-			Class("fb-input").
 			Dir("auto").
-			Rows(2).
+			Attr("rows", 2).
 			Attr("value", val).
 			Attr("autocomplete", "off").
 			Aria("required", fd.Required).
 			Aria("invalid", p.problem != "").
-			OnInput(f.onFieldInput(fd.Key), scope...).
+			OnInput(onInput, scope...).
 			OnKeyDown(f.onTextKeyDown, scope...)
 		if fd.MaxLength != nil {
-			ta = ta.MaxLength(*fd.MaxLength)
+			ta.Attr("maxlength", *fd.MaxLength)
 		}
-		if d := p.describedBy(); d != "" {
-			ta = ta.Aria("describedby", d)
+		if described != "" {
+			ta.Aria("describedby", described)
 		}
 		return f.wrapOne(i, p, ta)
 	}
-	in := app.Input().
-		ID(p.ids.control).
+	in := input(p.ids.control, inputType(fd)).
 		Class("fb-input").
-		Type(inputType(fd)).
-		Value(val).
-		AutoComplete(false).
+		Attr("value", val).
+		Attr("autocomplete", "off").
 		Aria("required", fd.Required).
 		Aria("invalid", p.problem != "").
-		OnInput(f.onFieldInput(fd.Key), scope...)
+		OnInput(onInput, scope...)
 	if fd.Format == elicit.FormatNone {
-		in = in.Dir("auto")
+		in.Dir("auto")
 	}
 	if fd.MaxLength != nil {
-		in = in.MaxLength(*fd.MaxLength)
+		in.Attr("maxlength", *fd.MaxLength)
 	}
-	if d := p.describedBy(); d != "" {
-		in = in.Aria("describedby", d)
+	if described != "" {
+		in.Aria("describedby", described)
 	}
 	return f.wrapOne(i, p, in)
 }
