@@ -14,15 +14,15 @@ import (
 func renderAsker(it *item, countdown string) app.UI {
 	who := []app.UI{text("bdi", "fb-who", it.Requester())}
 	if v := strings.TrimSpace(it.RequesterVersion()); v != "" {
-		who = append(who, el("span", "fb-version", app.Text(" version "), text("bdi", "", v)))
+		who = append(who, el("span", "fb-version", words(" version "), text("bdi", "", v)))
 	}
 	var message app.UI
 	if strings.TrimSpace(it.Params.Message) != "" {
-		message = text("p", "fb-message", it.Params.Message).Dir("auto")
+		message = textElem("p", "fb-message", it.Params.Message).Dir("auto")
 	}
 	return el("header", "fb-card-head",
 		text("p", "fb-asks", "Request from"),
-		el("h2", "fb-title", who...).ID(it.elemID("title")).TabIndex(-1),
+		elem("h2", "fb-title", who...).ID(it.elemID("title")).TabIndex(-1),
 		textIf("p", "fb-countdown", countdown),
 		message,
 	)
@@ -44,17 +44,17 @@ func renderSensitive(it *item) app.UI {
 		}
 		var reason app.UI
 		if s.Reason != "" {
-			reason = app.Text(": " + s.Reason)
+			reason = words(": " + s.Reason)
 		}
 		rows = append(rows, el("li", "", text("bdi", "", label), reason))
 	}
 	if what == "" {
 		what = "password"
 	}
-	return el("div", "fb-warning",
+	return elem("div", "fb-warning",
 		el("p", "",
 			text("strong", "", "Be careful. "),
-			app.Text("This asks for something that looks like "+withArticle(what)+". Legitimate servers never ask for passwords here."),
+			words("This asks for something that looks like "+withArticle(what)+". Legitimate servers never ask for passwords here."),
 		),
 		el("ul", "", rows...),
 	).Role("note")

@@ -89,7 +89,7 @@ func (p *demoPanel) Render() app.UI {
 		if n := p.running[t.Name]; n > 0 {
 			label += " (" + strconv.Itoa(n) + " waiting)"
 		}
-		run := el("button", "fb-demo-button",
+		run := elem("button", "fb-demo-button",
 			text("span", "fb-demo-title", label),
 			text("span", "fb-demo-desc", t.Description),
 		).
@@ -99,7 +99,7 @@ func (p *demoPanel) Render() app.UI {
 		buttons[i] = el("li", "", run)
 	}
 	body := []app.UI{
-		text("h2", "", "Demo: send yourself a question").ID("fb-demo-title"),
+		textElem("h2", "", "Demo: send yourself a question").ID("fb-demo-title"),
 		text("p", "fb-hint", "Each button makes the demo assistant ask you something. Answer it above; what the assistant was told appears below."),
 		textIf("p", "fb-problem", p.problem),
 		el("ul", "fb-demo-tools", buttons...),
@@ -109,13 +109,13 @@ func (p *demoPanel) Render() app.UI {
 		for i, r := range p.results {
 			results[i] = el("li", "fb-demo-result",
 				text("strong", "", r.Title+": "),
-				text("span", "", r.Text).Dir("auto"),
+				textElem("span", "", r.Text).Dir("auto"),
 			)
 		}
 		body = append(body,
 			text("h3", "", "What the assistant was told"),
-			el("ul", "fb-demo-results", results...).Aria("live", "polite"),
+			elem("ul", "fb-demo-results", results...).Aria("live", "polite"),
 		)
 	}
-	return el("section", "fb-demo", body...).Aria("labelledby", "fb-demo-title")
+	return elem("section", "fb-demo", body...).Aria("labelledby", "fb-demo-title")
 }

@@ -76,10 +76,10 @@ func (p fieldParts) labelText() []app.UI {
 func (p fieldParts) notes() app.UI {
 	var help, hint app.UI
 	if p.field.Description != "" {
-		help = text("p", "fb-help", p.field.Description).ID(p.ids.help).Dir("auto")
+		help = textElem("p", "fb-help", p.field.Description).ID(p.ids.help).Dir("auto")
 	}
 	if p.hint != "" {
-		hint = text("p", "fb-hint", p.hint).ID(p.ids.hint)
+		hint = textElem("p", "fb-hint", p.hint).ID(p.ids.hint)
 	}
 	return el("div", "", help, hint)
 }
@@ -90,14 +90,14 @@ func (p fieldParts) problemLine() app.UI {
 		return nil
 	}
 	// The warning sign is drawn by CSS, so the text is the message alone.
-	return text("p", "fb-error", p.problem).ID(p.ids.err)
+	return textElem("p", "fb-error", p.problem).ID(p.ids.err)
 }
 
 // fieldBox is the element around field i: its data-field hook, its
 // class, and the focusout that shows its problems once the person
 // leaves it.
 func (f *requestForm) fieldBox(tag, class string, i int, p fieldParts, body ...app.UI) app.HTMLElem {
-	return el(tag, class, body...).
+	return elem(tag, class, body...).
 		DataSet("field", p.field.Key).
 		On("focusout", f.onFieldLeave(p.field.Key), f.Item.Seq, i)
 }
@@ -105,7 +105,7 @@ func (f *requestForm) fieldBox(tag, class string, i int, p fieldParts, body ...a
 // wrapOne wraps a field with one control: label, notes, control, problem.
 func (f *requestForm) wrapOne(i int, p fieldParts, control app.UI) app.UI {
 	return f.fieldBox("div", fieldClass(p), i, p,
-		el("label", "fb-label", p.labelText()...).Attr("for", p.ids.control),
+		elem("label", "fb-label", p.labelText()...).Attr("for", p.ids.control),
 		p.notes(),
 		control,
 		p.problemLine(),

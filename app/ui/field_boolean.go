@@ -25,7 +25,7 @@ func (f *requestForm) renderBoolean(i int, fd *elicit.Field) app.UI {
 				in,
 				// No "(required)": a checkbox always answers (unticked
 				// is no), and the mark would read as "you must tick".
-				el("label", "fb-label", text("bdi", "", fd.Label)).Attr("for", p.ids.control),
+				elem("label", "fb-label", text("bdi", "", fd.Label)).Attr("for", p.ids.control),
 			),
 			p.notes(),
 			p.problemLine(),

@@ -37,14 +37,14 @@ func (f *requestForm) renderDropdown(i int, fd *elicit.Field) app.UI {
 		empty = "Choose one…"
 	}
 	opts := make([]app.UI, 0, len(fd.Options)+1)
-	opts = append(opts, text("option", "", empty).Attr("value", "").Attr("selected", val == ""))
+	opts = append(opts, textElem("option", "", empty).Attr("value", "").Attr("selected", val == ""))
 	for j, o := range fd.Options {
-		opts = append(opts, text("option", "", o.Title).
+		opts = append(opts, textElem("option", "", o.Title).
 			Attr("value", strconv.Itoa(j)).
 			Dir("auto").
 			Attr("selected", val == o.Value))
 	}
-	sel := el("select", "fb-input", opts...).
+	sel := elem("select", "fb-input", opts...).
 		ID(p.ids.control).
 		Aria("required", fd.Required).
 		Aria("invalid", p.problem != "").

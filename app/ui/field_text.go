@@ -72,7 +72,7 @@ func (f *requestForm) renderText(i int, fd *elicit.Field) app.UI {
 	scope := []any{f.Item.Seq, i}
 	onInput, described := f.onFieldInput(fd.Key), p.describedBy()
 	if multiline(fd) {
-		ta := el("textarea", "fb-input").
+		ta := elem("textarea", "fb-input").
 			ID(p.ids.control).
 			Dir("auto").
 			Attr("rows", 2).

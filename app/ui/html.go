@@ -13,8 +13,9 @@ import "github.com/maxence-charriere/go-app/v9/pkg/app"
 // with the same value gives the same DOM, booleans included ("false" is
 // kept as an attribute and applied as a false DOM property, as before).
 
-// el is a <tag> with a class (none when "") and children.
-func el(tag, class string, body ...app.UI) app.HTMLElem {
+// elem is a <tag> with a class (none when "") and children, for
+// attributes to follow.
+func elem(tag, class string, body ...app.UI) app.HTMLElem {
 	e := app.Elem(tag)
 	if class != "" {
 		e.Class(class)
@@ -22,9 +23,21 @@ func el(tag, class string, body ...app.UI) app.HTMLElem {
 	return e.Body(body...)
 }
 
-// text is a <tag> with a class (none when "") holding the text s.
-func text(tag, class, s string) app.HTMLElem {
-	return el(tag, class, app.Text(s))
+// el is elem with no more attributes. It returns the element as an
+// app.UI, converted here once rather than at every call site.
+func el(tag, class string, body ...app.UI) app.UI {
+	return elem(tag, class, body...)
+}
+
+// textElem is a <tag> with a class (none when "") holding the text s,
+// for attributes to follow.
+func textElem(tag, class, s string) app.HTMLElem {
+	return elem(tag, class, words(s))
+}
+
+// text is textElem with no more attributes.
+func text(tag, class, s string) app.UI {
+	return textElem(tag, class, s)
 }
 
 // textIf is text(tag, class, s), or nothing when s is empty.
@@ -35,10 +48,18 @@ func textIf(tag, class, s string) app.UI {
 	return text(tag, class, s)
 }
 
+// words is a text node. app.Text is small enough for the compiler to
+// copy into every caller, and each copy costs about 250 bytes of wasm.
+//
+//go:noinline
+func words(s string) app.UI {
+	return app.Text(s)
+}
+
 // button is a type="button" button with a class and a data-action
 // (each none when ""), its label, and what a click does.
 func button(class, action, label string, onClick app.EventHandler, scope ...any) app.HTMLElem {
-	b := text("button", class, label).Attr("type", "button")
+	b := textElem("button", class, label).Attr("type", "button")
 	if action != "" {
 		b.DataSet("action", action)
 	}

@@ -78,15 +78,15 @@ func (w *widget) renderNotices() app.UI {
 		}
 		var what app.UI
 		if n.Summary != "" {
-			what = text("p", "fb-notice-what", n.Summary).Dir("auto")
+			what = textElem("p", "fb-notice-what", n.Summary).Dir("auto")
 		}
-		rows[i] = el("div", "fb-notice fb-notice-"+n.Outcome,
-			el("p", "fb-notice-text", app.Text(n.Before), who, app.Text(n.After)),
+		rows[i] = elem("div", "fb-notice fb-notice-"+n.Outcome,
+			el("p", "fb-notice-text", words(n.Before), who, words(n.After)),
 			what,
 			el("div", "fb-actions", buttons...),
 		).DataSet("outcome", n.Outcome).DataSet("request-id", id)
 	}
 	// One live region for all notices, present from the start, so screen
 	// readers announce each new one politely.
-	return el("div", "fb-notices", rows...).Aria("live", "polite")
+	return elem("div", "fb-notices", rows...).Aria("live", "polite")
 }

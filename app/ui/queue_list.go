@@ -48,12 +48,12 @@ func (q *queueList) Render() app.UI {
 	for i, e := range q.Entries {
 		var left app.UI
 		if e.Countdown != "" {
-			left = app.Text(" · " + e.Countdown)
+			left = words(" · " + e.Countdown)
 		}
-		btn := el("button", "fb-queue-item",
+		btn := elem("button", "fb-queue-item",
 			el("span", "fb-queue-who", text("bdi", "", e.Requester)),
-			text("span", "fb-queue-what", e.Summary).Dir("auto"),
-			el("span", "fb-queue-when", app.Text(e.Ago), left),
+			textElem("span", "fb-queue-what", e.Summary).Dir("auto"),
+			el("span", "fb-queue-when", words(e.Ago), left),
 		).
 			Attr("type", "button").
 			DataSet("request-id", e.ID).
@@ -63,7 +63,7 @@ func (q *queueList) Render() app.UI {
 		}
 		rows[i] = el("li", "", btn)
 	}
-	return el("nav", "fb-queue",
+	return elem("nav", "fb-queue",
 		text("h2", "fb-queue-title", heading),
 		el("ul", "", rows...),
 	).Aria("label", "Requests waiting")

@@ -309,7 +309,7 @@ func (f *requestForm) Render() app.UI {
 		if d.Submitted && invalid {
 			summary = f.renderSummary()
 		}
-		send := text("button", "fb-primary", "Send").
+		send := textElem("button", "fb-primary", "Send").
 			Attr("type", "submit").
 			DataSet("action", wire.ActionAccept).
 			Aria("disabled", invalid || busy).
@@ -321,7 +321,7 @@ func (f *requestForm) Render() app.UI {
 	}
 	var sending app.UI
 	if busy {
-		sending = text("p", "fb-sending", "Sending…").Role("status")
+		sending = textElem("p", "fb-sending", "Sending…").Role("status")
 	}
 
 	return card("fb-card", it, f.onKeyDown,
@@ -335,7 +335,7 @@ func (f *requestForm) Render() app.UI {
 		el("div", "fb-fields", fields...),
 		sendError(d.SendError),
 		sending,
-		el("div", "fb-actions", actions...).On("pointerdown", f.onActionPress),
+		elem("div", "fb-actions", actions...).On("pointerdown", f.onActionPress),
 	).OnSubmit(f.onAccept, it.ID)
 }
 
@@ -362,7 +362,7 @@ func (f *requestForm) renderSummary() app.UI {
 			continue
 		}
 		// A button (never a link) that takes the person to the field.
-		pick := el("button", "fb-summary-item", text("bdi", "", fd.Label), app.Text(": "+msg)).
+		pick := elem("button", "fb-summary-item", text("bdi", "", fd.Label), words(": "+msg)).
 			Attr("type", "button").
 			OnClick(f.onSummaryPick(f.ids(i).control), it.Seq, i)
 		rows = append(rows, el("li", "", pick))
@@ -377,7 +377,7 @@ func (f *requestForm) renderSummary() app.UI {
 	if len(rows) != 1 {
 		heading = "Please check " + strconv.Itoa(len(rows)) + " answers:"
 	}
-	return el("div", "fb-summary",
+	return elem("div", "fb-summary",
 		text("p", "", heading),
 		el("ul", "", rows...),
 	).Role("alert").ID(it.elemID("summary"))

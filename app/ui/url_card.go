@@ -89,15 +89,15 @@ func (c *urlCard) Render() app.UI {
 	var body []app.UI
 	switch {
 	case u == nil:
-		body = []app.UI{text("p", "fb-problem", it.Problem).Role("alert")}
+		body = []app.UI{textElem("p", "fb-problem", it.Problem).Role("alert")}
 	case d.Opened:
 		body = []app.UI{
-			text("p", "fb-waiting", "Waiting for you to finish in the other tab.").Role("status"),
+			textElem("p", "fb-waiting", "Waiting for you to finish in the other tab.").Role("status"),
 			renderURL(u),
 		}
 	default:
 		site := []app.UI{
-			el("p", "fb-site", app.Text("Website: "), text("strong", "", showControls(u.Domain)).Dir("ltr")),
+			el("p", "fb-site", words("Website: "), textElem("strong", "", showControls(u.Domain)).Dir("ltr")),
 		}
 		warnFirst, warnLast := app.UI(nil), renderURLWarnings(u)
 		if u.Lookalike() {
@@ -108,13 +108,13 @@ func (c *urlCard) Render() app.UI {
 			warnFirst, warnLast = warnLast, nil
 			site = []app.UI{
 				el("p", "fb-site",
-					app.Text("Website, in plain letters: "),
-					text("strong", "", u.ASCIIHost).Dir("ltr"),
+					words("Website, in plain letters: "),
+					textElem("strong", "", u.ASCIIHost).Dir("ltr"),
 				),
 				el("p", "fb-site-shown",
-					app.Text("It is displayed as "),
-					text("bdi", "fb-lookalike", showControls(u.Host)).Dir("ltr"),
-					app.Text(", which may look like another website's name."),
+					words("It is displayed as "),
+					textElem("bdi", "fb-lookalike", showControls(u.Host)).Dir("ltr"),
+					words(", which may look like another website's name."),
 				),
 			}
 		}
@@ -147,7 +147,7 @@ func preventDefault(ctx app.Context, e app.Event) { e.PreventDefault() }
 // card is the form around one request, labelled by its title; Escape
 // (onKeyDown) is "Not now".
 func card(class string, it *item, onKeyDown app.EventHandler, body ...app.UI) app.HTMLElem {
-	return el("form", class, body...).
+	return elem("form", class, body...).
 		DataSet("elicitation-id", it.ID).
 		Attr("novalidate", true).
 		Aria("labelledby", it.elemID("title")).
@@ -168,7 +168,7 @@ func sendError(msg string) app.UI {
 	if msg == "" {
 		return nil
 	}
-	return text("p", "fb-send-error", msg).Role("alert")
+	return textElem("p", "fb-send-error", msg).Role("alert")
 }
 
 // renderURL shows the whole address, left to right whatever the page
@@ -184,14 +184,14 @@ func renderURL(u *elicit.URLInfo) app.UI {
 	} else if d := u.Domain; d != "" && len(d) <= len(host) && strings.EqualFold(host[len(host)-len(d):], d) {
 		cut := len(host) - len(d)
 		hostParts = []app.UI{
-			app.If(cut > 0, app.Text(host[:cut])),
+			app.If(cut > 0, words(host[:cut])),
 			text("strong", "fb-domain", host[cut:]),
 		}
 	} else {
 		hostParts = []app.UI{text("strong", "fb-domain", host)}
 	}
-	return el("p", "fb-url",
-		el("bdi", "",
+	return elem("p", "fb-url",
+		elem("bdi", "",
 			text("span", "fb-url-rest", before),
 			el("span", "fb-host", hostParts...),
 			text("span", "fb-url-rest", after),
@@ -259,13 +259,13 @@ func renderURLWarnings(u *elicit.URLInfo) app.UI {
 	}
 	rows := make([]app.UI, len(ws))
 	for i, w := range ws {
-		rows[i] = text("li", "", showControls(w.Message)).DataSet("warning", w.Code)
+		rows[i] = textElem("li", "", showControls(w.Message)).DataSet("warning", w.Code)
 	}
 	heading, class := "Look twice before opening this link:", "fb-warning"
 	if u.Lookalike() {
 		heading, class = "Careful: this link may lead to a website pretending to be another one.", "fb-warning fb-warning-strong"
 	}
-	return el("div", class,
+	return elem("div", class,
 		el("p", "", text("strong", "", heading)),
 		el("ul", "", rows...),
 	).Role("note")

@@ -144,7 +144,7 @@ func (w *widget) Render() app.UI {
 			button("fb-link-button", "", "Tell me when a new request arrives", w.onAskNotifications),
 		)
 	}
-	return el("div", "fb-widget",
+	return elem("div", "fb-widget",
 		el("header", "fb-bar",
 			text("span", "fb-brand", "formbridge"),
 			w.renderConnection(),
@@ -169,18 +169,18 @@ func (w *widget) renderDemo() app.UI {
 
 // renderConnection is the connection state in words, not only colour.
 func (w *widget) renderConnection() app.UI {
-	words := "Connecting…"
+	label := "Connecting…"
 	switch {
 	case w.noLink || w.fatal != "":
-		words = "Not connected"
+		label = "Not connected"
 	case w.state == connOnline:
-		words = "Connected"
+		label = "Connected"
 	case w.state == connOffline:
-		words = "Offline, trying again…"
+		label = "Offline, trying again…"
 	}
-	return el("p", "fb-conn",
-		el("span", "fb-conn-dot").Aria("hidden", true),
-		app.Text(words),
+	return elem("p", "fb-conn",
+		elem("span", "fb-conn-dot").Aria("hidden", true),
+		words(label),
 	).Role("status")
 }
 
@@ -230,5 +230,5 @@ func (w *widget) renderContent() app.UI {
 // emptyState is the main area with no request to show: a heading and a
 // sentence.
 func emptyState(heading, sentence string) app.HTMLElem {
-	return el("section", "fb-empty", text("h2", "", heading), text("p", "", sentence))
+	return elem("section", "fb-empty", text("h2", "", heading), text("p", "", sentence))
 }
