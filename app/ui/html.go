@@ -24,7 +24,10 @@ func elem(tag, class string, body ...app.UI) app.HTMLElem {
 }
 
 // el is elem with no more attributes. It returns the element as an
-// app.UI, converted here once rather than at every call site.
+// app.UI, converted here once rather than at every call site (so the
+// compiler must not copy it into its callers).
+//
+//go:noinline
 func el(tag, class string, body ...app.UI) app.UI {
 	return elem(tag, class, body...)
 }
@@ -35,7 +38,10 @@ func textElem(tag, class, s string) app.HTMLElem {
 	return elem(tag, class, words(s))
 }
 
-// text is textElem with no more attributes.
+// text is textElem with no more attributes, converted to app.UI here
+// once, as el is.
+//
+//go:noinline
 func text(tag, class, s string) app.UI {
 	return textElem(tag, class, s)
 }

@@ -130,8 +130,7 @@ func (c *urlCard) Render() app.UI {
 	if !d.Opened {
 		actions = declineButtons(busy, c.onDecline, c.onDismiss, it.ID)
 		if u != nil {
-			open := button("fb-primary", "open", "Open link", c.onOpen, it.ID).Attr("disabled", busy)
-			actions = append([]app.UI{open}, actions...)
+			actions = append([]app.UI{answerButton("fb-primary", "open", "Open link", busy, c.onOpen, it.ID)}, actions...)
 		}
 	}
 	return card("fb-card fb-url-card", it, c.onKeyDown,
@@ -158,9 +157,15 @@ func card(class string, it *item, onKeyDown app.EventHandler, body ...app.UI) ap
 // card.
 func declineButtons(busy bool, onDecline, onDismiss app.EventHandler, id string) []app.UI {
 	return []app.UI{
-		button("", wire.ActionDecline, "Decline", onDecline, id).Attr("disabled", busy),
-		button("", wire.ActionCancel, "Not now", onDismiss, id).Attr("disabled", busy),
+		answerButton("", wire.ActionDecline, "Decline", busy, onDecline, id),
+		answerButton("", wire.ActionCancel, "Not now", busy, onDismiss, id),
 	}
+}
+
+// answerButton is a button of a card, disabled while its answer is
+// being sent (busy).
+func answerButton(class, action, label string, busy bool, onClick app.EventHandler, id string) app.UI {
+	return button(class, action, label, onClick, id).Attr("disabled", busy)
 }
 
 // sendError says why an answer was not sent; nothing when it was.
