@@ -109,7 +109,7 @@ func (p *demoPanel) Render() app.UI {
 		for i, r := range p.results {
 			results[i] = el("li", "fb-demo-result",
 				text("strong", "", r.Title+": "),
-				textElem("span", "", r.Text).Dir("auto"),
+				serverText("span", "", r.Text),
 			)
 		}
 		body = append(body,

@@ -31,15 +31,12 @@ func (f *requestForm) renderBoolean(i int, fd *elicit.Field) app.UI {
 			p.problemLine(),
 		)
 	}
-	name := p.ids.control
-	choices := []struct{ value, text string }{{"true", "Yes"}, {"false", "No"}, {"", "No answer"}}
-	controls := make([]app.UI, len(choices))
-	for j, c := range choices {
-		controls[j] = option(p.ids.option(j), "radio", name, val == c.value, p.problem != "",
-			f.onOptionPick(fd.Key, c.value), []any{f.Item.Seq, i, j}, c.text)
-	}
-	return f.wrapGroup(i, p, controls)
+	return f.choiceGroup(i, fd, "", yesNo)
 }
+
+// yesNo are the answers of an optional yes/no question, before "No
+// answer".
+var yesNo = []elicit.Option{{Value: "true", Title: "Yes"}, {Value: "false", Title: "No"}}
 
 // requiredBooleansAnswered gives a required yes/no question without a
 // default the answer its unticked checkbox shows: no.

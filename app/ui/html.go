@@ -46,6 +46,24 @@ func text(tag, class, s string) app.UI {
 	return textElem(tag, class, s)
 }
 
+// serverText is text(tag, class, s) for text a server wrote, with
+// dir="auto" so right-to-left text reads in its own direction.
+func serverText(tag, class, s string) app.UI {
+	return textElem(tag, class, s).Dir("auto")
+}
+
+// ltrText is text(tag, class, s) for a host name, read left to right
+// whatever the page's direction.
+func ltrText(tag, class, s string) app.UI {
+	return textElem(tag, class, s).Dir("ltr")
+}
+
+// roleText is a <p> with a class and an ARIA role ("alert", "status")
+// holding the text s: a message screen readers announce.
+func roleText(role, class, s string) app.UI {
+	return textElem("p", class, s).Role(role)
+}
+
 // textIf is text(tag, class, s), or nothing when s is empty.
 func textIf(tag, class, s string) app.UI {
 	if s == "" {

@@ -78,7 +78,7 @@ func (w *widget) renderNotices() app.UI {
 		}
 		var what app.UI
 		if n.Summary != "" {
-			what = textElem("p", "fb-notice-what", n.Summary).Dir("auto")
+			what = serverText("p", "fb-notice-what", n.Summary)
 		}
 		rows[i] = elem("div", "fb-notice fb-notice-"+n.Outcome,
 			el("p", "fb-notice-text", words(n.Before), who, words(n.After)),

@@ -52,7 +52,7 @@ func (q *queueList) Render() app.UI {
 		}
 		btn := elem("button", "fb-queue-item",
 			el("span", "fb-queue-who", text("bdi", "", e.Requester)),
-			textElem("span", "fb-queue-what", e.Summary).Dir("auto"),
+			serverText("span", "fb-queue-what", e.Summary),
 			el("span", "fb-queue-when", words(e.Ago), left),
 		).
 			Attr("type", "button").

@@ -321,7 +321,7 @@ func (f *requestForm) Render() app.UI {
 	}
 	var sending app.UI
 	if busy {
-		sending = textElem("p", "fb-sending", "Sending…").Role("status")
+		sending = roleText("status", "fb-sending", "Sending…")
 	}
 
 	return card("fb-card", it, f.onKeyDown,

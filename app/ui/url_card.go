@@ -89,15 +89,15 @@ func (c *urlCard) Render() app.UI {
 	var body []app.UI
 	switch {
 	case u == nil:
-		body = []app.UI{textElem("p", "fb-problem", it.Problem).Role("alert")}
+		body = []app.UI{roleText("alert", "fb-problem", it.Problem)}
 	case d.Opened:
 		body = []app.UI{
-			textElem("p", "fb-waiting", "Waiting for you to finish in the other tab.").Role("status"),
+			roleText("status", "fb-waiting", "Waiting for you to finish in the other tab."),
 			renderURL(u),
 		}
 	default:
 		site := []app.UI{
-			el("p", "fb-site", words("Website: "), textElem("strong", "", showControls(u.Domain)).Dir("ltr")),
+			el("p", "fb-site", words("Website: "), ltrText("strong", "", showControls(u.Domain))),
 		}
 		warnFirst, warnLast := app.UI(nil), renderURLWarnings(u)
 		if u.Lookalike() {
@@ -109,11 +109,11 @@ func (c *urlCard) Render() app.UI {
 			site = []app.UI{
 				el("p", "fb-site",
 					words("Website, in plain letters: "),
-					textElem("strong", "", u.ASCIIHost).Dir("ltr"),
+					ltrText("strong", "", u.ASCIIHost),
 				),
 				el("p", "fb-site-shown",
 					words("It is displayed as "),
-					textElem("bdi", "fb-lookalike", showControls(u.Host)).Dir("ltr"),
+					ltrText("bdi", "fb-lookalike", showControls(u.Host)),
 					words(", which may look like another website's name."),
 				),
 			}
@@ -173,7 +173,7 @@ func sendError(msg string) app.UI {
 	if msg == "" {
 		return nil
 	}
-	return textElem("p", "fb-send-error", msg).Role("alert")
+	return roleText("alert", "fb-send-error", msg)
 }
 
 // renderURL shows the whole address, left to right whatever the page

@@ -189,11 +189,11 @@ func (w *widget) renderConnection() app.UI {
 func (w *widget) renderContent() app.UI {
 	switch {
 	case w.noLink:
-		return emptyState("This link is incomplete", "This page shows requests that apps send you for approval or details, but the link you opened has no access key. Ask whoever sent it for the full link.").Role("alert")
+		return emptyState("alert", "This link is incomplete", "This page shows requests that apps send you for approval or details, but the link you opened has no access key. Ask whoever sent it for the full link.")
 	case w.fatal != "":
-		return emptyState("Cannot connect", w.fatal).Role("alert")
+		return emptyState("alert", "Cannot connect", w.fatal)
 	case w.queue.len() == 0:
-		return emptyState("Nothing to answer right now", "This page shows requests that apps and AI assistants send you: questions to answer, or things to approve. Keep it open; new requests appear here as they arrive.")
+		return emptyState("", "Nothing to answer right now", "This page shows requests that apps and AI assistants send you: questions to answer, or things to approve. Keep it open; new requests appear here as they arrive.")
 	}
 	open := w.queue.find(w.selected)
 	if open == nil {
@@ -228,7 +228,11 @@ func (w *widget) renderContent() app.UI {
 }
 
 // emptyState is the main area with no request to show: a heading and a
-// sentence.
-func emptyState(heading, sentence string) app.HTMLElem {
-	return elem("section", "fb-empty", text("h2", "", heading), text("p", "", sentence))
+// sentence, announced at once when role is "alert".
+func emptyState(role, heading, sentence string) app.UI {
+	e := elem("section", "fb-empty", text("h2", "", heading), text("p", "", sentence))
+	if role != "" {
+		e.Role(role)
+	}
+	return e
 }
