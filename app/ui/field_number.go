@@ -29,13 +29,7 @@ func numberHint(fd *elicit.Field) string {
 // Form.Collect reads and checks it.
 func (f *requestForm) renderNumber(i int, fd *elicit.Field) app.UI {
 	p := f.parts(i, fd, numberHint(fd))
-	in := input(p.ids.control, "number").
-		Class("fb-input fb-number").
-		Attr("value", f.Item.initialValue(fd.Key)).
-		Attr("autocomplete", "off").
-		Aria("required", fd.Required).
-		Aria("invalid", p.problem != "").
-		OnInput(f.onFieldInput(fd.Key), f.Item.Seq, i)
+	in := f.textInput(i, p, "number", "fb-input fb-number", f.Item.initialValue(fd.Key))
 	if fd.Kind == elicit.KindInteger {
 		in.Attr("step", "1").Attr("inputmode", "numeric")
 	} else {
@@ -46,9 +40,6 @@ func (f *requestForm) renderNumber(i int, fd *elicit.Field) app.UI {
 	}
 	if fd.Maximum != nil {
 		in.Attr("max", numberText(*fd.Maximum))
-	}
-	if d := p.describedBy(); d != "" {
-		in.Aria("describedby", d)
 	}
 	return f.wrapOne(i, p, in)
 }

@@ -69,9 +69,8 @@ func characters(n int) string {
 func (f *requestForm) renderText(i int, fd *elicit.Field) app.UI {
 	p := f.parts(i, fd, textHint(fd))
 	val := shownValue(fd, f.Item.initialValue(fd.Key))
-	scope := []any{f.Item.Seq, i}
-	onInput, described := f.onFieldInput(fd.Key), p.describedBy()
 	if multiline(fd) {
+		scope := []any{f.Item.Seq, i}
 		ta := elem("textarea", "fb-input").
 			ID(p.ids.control).
 			Dir("auto").
@@ -80,33 +79,41 @@ func (f *requestForm) renderText(i int, fd *elicit.Field) app.UI {
 			Attr("autocomplete", "off").
 			Aria("required", fd.Required).
 			Aria("invalid", p.problem != "").
-			OnInput(onInput, scope...).
+			OnInput(f.onFieldInput(fd.Key), scope...).
 			OnKeyDown(f.onTextKeyDown, scope...)
 		if fd.MaxLength != nil {
 			ta.Attr("maxlength", *fd.MaxLength)
 		}
-		if described != "" {
-			ta.Aria("describedby", described)
+		if d := p.describedBy(); d != "" {
+			ta.Aria("describedby", d)
 		}
 		return f.wrapOne(i, p, ta)
 	}
-	in := input(p.ids.control, inputType(fd)).
-		Class("fb-input").
-		Attr("value", val).
-		Attr("autocomplete", "off").
-		Aria("required", fd.Required).
-		Aria("invalid", p.problem != "").
-		OnInput(onInput, scope...)
+	in := f.textInput(i, p, inputType(fd), "fb-input", val)
 	if fd.Format == elicit.FormatNone {
 		in.Dir("auto")
 	}
 	if fd.MaxLength != nil {
 		in.Attr("maxlength", *fd.MaxLength)
 	}
-	if described != "" {
-		in.Aria("describedby", described)
-	}
 	return f.wrapOne(i, p, in)
+}
+
+// textInput is the <input> of a text, date or number field, with what
+// every such box carries: its starting value, no autocomplete, its aria
+// state and description, and the handler that keeps the draft.
+func (f *requestForm) textInput(i int, p fieldParts, typ, class, value string) app.HTMLElemSelfClosing {
+	in := input(p.ids.control, typ).
+		Class(class).
+		Attr("value", value).
+		Attr("autocomplete", "off").
+		Aria("required", p.field.Required).
+		Aria("invalid", p.problem != "").
+		OnInput(f.onFieldInput(p.field.Key), f.Item.Seq, i)
+	if d := p.describedBy(); d != "" {
+		in.Aria("describedby", d)
+	}
+	return in
 }
 
 // shownValue is what a text control shows for a draft value. A date-time

@@ -188,10 +188,11 @@ func renderURL(u *elicit.URLInfo) app.UI {
 		hostParts = []app.UI{text("span", "fb-lookalike", host)}
 	} else if d := u.Domain; d != "" && len(d) <= len(host) && strings.EqualFold(host[len(host)-len(d):], d) {
 		cut := len(host) - len(d)
-		hostParts = []app.UI{
-			app.If(cut > 0, words(host[:cut])),
-			text("strong", "fb-domain", host[cut:]),
+		var sub app.UI // the subdomains, "login."
+		if cut > 0 {
+			sub = words(host[:cut])
 		}
+		hostParts = []app.UI{sub, text("strong", "fb-domain", host[cut:])}
 	} else {
 		hostParts = []app.UI{text("strong", "fb-domain", host)}
 	}
