@@ -96,9 +96,7 @@ func (c *urlCard) Render() app.UI {
 			renderURL(u),
 		}
 	default:
-		site := []app.UI{
-			el("p", "fb-site", words("Website: "), ltrText("strong", "", showControls(u.Domain))),
-		}
+		site := []app.UI{siteLine("Website: ", showControls(u.Domain))}
 		warnFirst, warnLast := app.UI(nil), renderURLWarnings(u)
 		if u.Lookalike() {
 			// The name may imitate a familiar one ("аpple.com" with a
@@ -107,10 +105,7 @@ func (c *urlCard) Render() app.UI {
 			// spelling, which cannot imitate anything.
 			warnFirst, warnLast = warnLast, nil
 			site = []app.UI{
-				el("p", "fb-site",
-					words("Website, in plain letters: "),
-					ltrText("strong", "", u.ASCIIHost),
-				),
+				siteLine("Website, in plain letters: ", u.ASCIIHost),
 				el("p", "fb-site-shown",
 					words("It is displayed as "),
 					ltrText("bdi", "fb-lookalike", showControls(u.Host)),
@@ -139,6 +134,12 @@ func (c *urlCard) Render() app.UI {
 		sendError(d.SendError),
 		el("div", "fb-actions", actions...),
 	).OnSubmit(preventDefault)
+}
+
+// siteLine names the website a link opens: its label, then the name in
+// bold, left to right.
+func siteLine(label, name string) app.UI {
+	return el("p", "fb-site", words(label), ltrText("strong", "", name))
 }
 
 func preventDefault(ctx app.Context, e app.Event) { e.PreventDefault() }
