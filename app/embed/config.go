@@ -35,38 +35,13 @@ const (
 // fetch, then calls done on the UI goroutine with the bridge it names,
 // or with a problem to show the person instead.
 func LoadConfig(ctx app.Context, done func(ctx app.Context, bridge, problem string)) {
-	if !app.IsClient {
-		return
-	}
-	var onResponse, onText, onError app.Func
-	release := func() {
-		onResponse.Release()
-		onText.Release()
-		onError.Release()
-	}
-	status := 0
-	finish := func(text string) {
-		bridge, problem := parseConfig(status, text)
-		ctx.Dispatch(func(ctx app.Context) { done(ctx, bridge, problem) })
-		release()
-	}
-	onText = app.FuncOf(func(this app.Value, args []app.Value) any {
-		finish(args[0].String())
-		return nil
-	})
-	onError = app.FuncOf(func(this app.Value, args []app.Value) any {
-		finish("")
-		return nil
-	})
-	onResponse = app.FuncOf(func(this app.Value, args []app.Value) any {
-		status = args[0].Get("status").Int()
-		args[0].Call("text").Call("then", onText, onError)
-		return nil
-	})
 	// no-cache: a changed bridge must be seen at the next load; omit:
 	// the file is public and needs no cookie.
 	init := map[string]any{"cache": "no-cache", "credentials": "omit", "redirect": "error"}
-	app.Window().Call("fetch", app.Getenv(ConfigEnv), init).Call("then", onResponse, onError)
+	FetchText(ctx, app.Getenv(ConfigEnv), init, func(ctx app.Context, status int, text string) {
+		bridge, problem := parseConfig(status, text)
+		done(ctx, bridge, problem)
+	})
 }
 
 // parseConfig reads config.json's answer: the bridge, or a problem in

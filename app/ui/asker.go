@@ -11,21 +11,20 @@ import (
 // message. Server text is always a text node; dir="auto" and <bdi> keep
 // right-to-left text and bidi control characters from reordering the
 // widget's own words around them.
-func renderAsker(it *item, titleID, countdown string) app.UI {
-	who := []app.UI{app.Bdi().Class("fb-who").Body(app.Text(it.Requester()))}
+func renderAsker(it *item, countdown string) app.UI {
+	who := []app.UI{text("bdi", "fb-who", it.Requester())}
 	if v := strings.TrimSpace(it.RequesterVersion()); v != "" {
-		who = append(who, app.Span().Class("fb-version").Body(
-			app.Text(" version "),
-			app.Bdi().Body(app.Text(v)),
-		))
+		who = append(who, el("span", "fb-version", words(" version "), text("bdi", "", v)))
 	}
-	return app.Header().Class("fb-card-head").Body(
-		app.P().Class("fb-asks").Body(app.Text("Request from")),
-		app.H2().ID(titleID).Class("fb-title").TabIndex(-1).Body(who...),
-		app.If(countdown != "", app.P().Class("fb-countdown").Body(app.Text(countdown))),
-		app.If(strings.TrimSpace(it.Params.Message) != "",
-			app.P().Class("fb-message").Dir("auto").Body(app.Text(it.Params.Message)),
-		),
+	var message app.UI
+	if strings.TrimSpace(it.Params.Message) != "" {
+		message = serverText("p", "fb-message", it.Params.Message)
+	}
+	return el("header", "fb-card-head",
+		text("p", "fb-asks", "Request from"),
+		elem("h2", "fb-title", who...).ID(it.elemID("title")).TabIndex(-1),
+		textIf("p", "fb-countdown", countdown),
+		message,
 	)
 }
 
@@ -43,21 +42,22 @@ func renderSensitive(it *item) app.UI {
 		if f := it.Form.Field(s.Field); f != nil {
 			label = f.Label
 		}
-		rows = append(rows, app.Li().Body(
-			app.Bdi().Body(app.Text(label)),
-			app.If(s.Reason != "", app.Text(": "+s.Reason)),
-		))
+		var reason app.UI
+		if s.Reason != "" {
+			reason = words(": " + s.Reason)
+		}
+		rows = append(rows, el("li", "", text("bdi", "", label), reason))
 	}
 	if what == "" {
 		what = "password"
 	}
-	return app.Div().Class("fb-warning").Role("note").Body(
-		app.P().Body(
-			app.Strong().Body(app.Text("Be careful. ")),
-			app.Text("This asks for something that looks like "+withArticle(what)+". Legitimate servers never ask for passwords here."),
+	return elem("div", "fb-warning",
+		el("p", "",
+			text("strong", "", "Be careful. "),
+			words("This asks for something that looks like "+withArticle(what)+". Legitimate servers never ask for passwords here."),
 		),
-		app.Ul().Body(rows...),
-	)
+		el("ul", "", rows...),
+	).Role("note")
 }
 
 // withArticle writes "a password", "an API key".

@@ -3,6 +3,7 @@ package ui
 import (
 	"time"
 
+	"github.com/formbridge/formbridge/app/embed"
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
@@ -165,44 +166,17 @@ func localInputValue(s string) string {
 	return t.Format("2006-01-02T15:04")
 }
 
-// fetchText makes a same-origin HTTP request with the browser's fetch
-// (not net/http, which would add a large client to the wasm) and hands
-// the status and body to done on the UI goroutine. status is 0 when the
-// request failed before an answer.
+// fetchText makes a same-origin HTTP request to the bridge's demo API
+// and hands the status and body to done on the UI goroutine (status 0:
+// no answer).
 func fetchText(ctx app.Context, method, url, token, body string, done func(ctx app.Context, status int, text string)) {
-	if !app.IsClient {
-		return
-	}
 	headers := map[string]any{"Authorization": "Bearer " + token}
 	init := map[string]any{"method": method, "headers": headers, "credentials": "same-origin", "cache": "no-store"}
 	if body != "" {
 		headers["Content-Type"] = "application/json"
 		init["body"] = body
 	}
-	var onResponse, onText, onError app.Func
-	release := func() {
-		onResponse.Release()
-		onText.Release()
-		onError.Release()
-	}
-	status := 0
-	onText = app.FuncOf(func(this app.Value, args []app.Value) any {
-		text := args[0].String()
-		ctx.Dispatch(func(ctx app.Context) { done(ctx, status, text) })
-		release()
-		return nil
-	})
-	onError = app.FuncOf(func(this app.Value, args []app.Value) any {
-		ctx.Dispatch(func(ctx app.Context) { done(ctx, 0, "") })
-		release()
-		return nil
-	})
-	onResponse = app.FuncOf(func(this app.Value, args []app.Value) any {
-		status = args[0].Get("status").Int()
-		args[0].Call("text").Call("then", onText, onError)
-		return nil
-	})
-	app.Window().Call("fetch", url, init).Call("then", onResponse, onError)
+	embed.FetchText(ctx, url, init, done)
 }
 
 // allowZoom rewrites go-app's viewport tag, which forbids zooming

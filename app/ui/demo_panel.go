@@ -89,33 +89,33 @@ func (p *demoPanel) Render() app.UI {
 		if n := p.running[t.Name]; n > 0 {
 			label += " (" + strconv.Itoa(n) + " waiting)"
 		}
-		buttons[i] = app.Li().Body(
-			app.Button().
-				Type("button").
-				Class("fb-demo-button").
-				DataSet("demo-tool", t.Name).
-				OnClick(p.onRun(t), t.Name).
-				Body(
-					app.Span().Class("fb-demo-title").Body(app.Text(label)),
-					app.Span().Class("fb-demo-desc").Body(app.Text(t.Description)),
-				),
+		run := elem("button", "fb-demo-button",
+			text("span", "fb-demo-title", label),
+			text("span", "fb-demo-desc", t.Description),
+		).
+			Attr("type", "button").
+			DataSet("demo-tool", t.Name).
+			OnClick(p.onRun(t), t.Name)
+		buttons[i] = el("li", "", run)
+	}
+	body := []app.UI{
+		textElem("h2", "", "Demo: send yourself a question").ID("fb-demo-title"),
+		text("p", "fb-hint", "Each button makes the demo assistant ask you something. Answer it above; what the assistant was told appears below."),
+		textIf("p", "fb-problem", p.problem),
+		el("ul", "fb-demo-tools", buttons...),
+	}
+	if len(p.results) > 0 {
+		results := make([]app.UI, len(p.results))
+		for i, r := range p.results {
+			results[i] = el("li", "fb-demo-result",
+				text("strong", "", r.Title+": "),
+				serverText("span", "", r.Text),
+			)
+		}
+		body = append(body,
+			text("h3", "", "What the assistant was told"),
+			elem("ul", "fb-demo-results", results...).Aria("live", "polite"),
 		)
 	}
-	results := make([]app.UI, len(p.results))
-	for i, r := range p.results {
-		results[i] = app.Li().Class("fb-demo-result").Body(
-			app.Strong().Body(app.Text(r.Title+": ")),
-			app.Span().Dir("auto").Body(app.Text(r.Text)),
-		)
-	}
-	return app.Section().Class("fb-demo").Aria("labelledby", "fb-demo-title").Body(
-		app.H2().ID("fb-demo-title").Body(app.Text("Demo: send yourself a question")),
-		app.P().Class("fb-hint").Body(app.Text("Each button makes the demo assistant ask you something. Answer it above; what the assistant was told appears below.")),
-		app.If(p.problem != "", app.P().Class("fb-problem").Body(app.Text(p.problem))),
-		app.Ul().Class("fb-demo-tools").Body(buttons...),
-		app.If(len(results) > 0,
-			app.H3().Body(app.Text("What the assistant was told")),
-			app.Ul().Class("fb-demo-results").Aria("live", "polite").Body(results...),
-		),
-	)
+	return elem("section", "fb-demo", body...).Aria("labelledby", "fb-demo-title")
 }

@@ -65,22 +65,23 @@ func (p fieldParts) describedBy() string {
 // labelText is the field's label with the required mark. The mark is a
 // word, not only a star or a colour, so everyone gets it.
 func (p fieldParts) labelText() []app.UI {
-	return []app.UI{
-		app.Bdi().Body(app.Text(p.field.Label)),
-		app.If(p.field.Required, app.Span().Class("fb-req").Body(app.Text(" (required)"))),
+	var mark app.UI
+	if p.field.Required {
+		mark = text("span", "fb-req", " (required)")
 	}
+	return []app.UI{text("bdi", "", p.field.Label), mark}
 }
 
-// notes are the description, the hint and the problem, in that order.
-func (p fieldParts) notes() []app.UI {
-	return []app.UI{
-		app.If(p.field.Description != "",
-			app.P().ID(p.ids.help).Class("fb-help").Dir("auto").Body(app.Text(p.field.Description)),
-		),
-		app.If(p.hint != "",
-			app.P().ID(p.ids.hint).Class("fb-hint").Body(app.Text(p.hint)),
-		),
+// notes are the description and the hint, in that order, in their box.
+func (p fieldParts) notes() app.UI {
+	var help, hint app.UI
+	if p.field.Description != "" {
+		help = textElem("p", "fb-help", p.field.Description).ID(p.ids.help).Dir("auto")
 	}
+	if p.hint != "" {
+		hint = textElem("p", "fb-hint", p.hint).ID(p.ids.hint)
+	}
+	return el("div", "", help, hint)
 }
 
 // problemLine is the error next to the field.
@@ -89,37 +90,37 @@ func (p fieldParts) problemLine() app.UI {
 		return nil
 	}
 	// The warning sign is drawn by CSS, so the text is the message alone.
-	return app.P().ID(p.ids.err).Class("fb-error").Body(app.Text(p.problem))
+	return textElem("p", "fb-error", p.problem).ID(p.ids.err)
+}
+
+// fieldBox is the element around field i: its data-field hook, its
+// class, and the focusout that shows its problems once the person
+// leaves it.
+func (f *requestForm) fieldBox(tag, class string, i int, p fieldParts, body ...app.UI) app.HTMLElem {
+	return elem(tag, class, body...).
+		DataSet("field", p.field.Key).
+		On("focusout", f.onFieldLeave(p.field.Key), f.Item.Seq, i)
 }
 
 // wrapOne wraps a field with one control: label, notes, control, problem.
 func (f *requestForm) wrapOne(i int, p fieldParts, control app.UI) app.UI {
-	return app.Div().
-		Class(fieldClass(p)).
-		DataSet("field", p.field.Key).
-		On("focusout", f.onFieldLeave(p.field.Key), f.Item.Seq, i).
-		Body(
-			app.Label().For(p.ids.control).Class("fb-label").Body(p.labelText()...),
-			app.Div().Body(p.notes()...),
-			control,
-			p.problemLine(),
-		)
+	return f.fieldBox("div", fieldClass(p), i, p,
+		elem("label", "fb-label", p.labelText()...).Attr("for", p.ids.control),
+		p.notes(),
+		control,
+		p.problemLine(),
+	)
 }
 
 // wrapGroup wraps a field answered with several controls (radio
 // buttons, checkboxes) in a fieldset whose legend is the label.
 func (f *requestForm) wrapGroup(i int, p fieldParts, controls []app.UI) app.UI {
-	return app.FieldSet().
-		Class(fieldClass(p)).
-		DataSet("field", p.field.Key).
-		Aria("describedby", p.describedBy()).
-		On("focusout", f.onFieldLeave(p.field.Key), f.Item.Seq, i).
-		Body(
-			app.Legend().Class("fb-label").Body(p.labelText()...),
-			app.Div().Body(p.notes()...),
-			app.Div().Class("fb-options").Body(controls...),
-			p.problemLine(),
-		)
+	return f.fieldBox("fieldset", fieldClass(p), i, p,
+		el("legend", "fb-label", p.labelText()...),
+		p.notes(),
+		el("div", "fb-options", controls...),
+		p.problemLine(),
+	).Aria("describedby", p.describedBy())
 }
 
 func fieldClass(p fieldParts) string {
@@ -131,20 +132,15 @@ func fieldClass(p fieldParts) string {
 
 // option is one radio button or checkbox with its visible text.
 // The fieldset around the group carries aria-describedby for all of them.
-func option(id, typ, name string, checked, invalid bool, h app.EventHandler, scope []any, text string) app.UI {
-	in := app.Input().
-		ID(id).
-		Type(typ).
-		Name(name).
-		Checked(checked).
+func option(id, typ, name string, checked, invalid bool, h app.EventHandler, scope []any, label string) app.UI {
+	in := input(id, typ).
+		Attr("name", name).
+		Attr("checked", checked).
 		OnChange(h, scope...)
 	if invalid {
-		in = in.Aria("invalid", true)
+		in.Aria("invalid", true)
 	}
-	return app.Label().Class("fb-option").Body(
-		in,
-		app.Bdi().Body(app.Text(text)),
-	)
+	return el("label", "fb-option", in, text("bdi", "", label))
 }
 
 // renderField picks the control for a field's kind.

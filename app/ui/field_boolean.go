@@ -13,41 +13,30 @@ func (f *requestForm) renderBoolean(i int, fd *elicit.Field) app.UI {
 	p := f.parts(i, fd, "")
 	val := f.Item.Draft.value(fd.Key)
 	if fd.Required {
-		in := app.Input().
-			ID(p.ids.control).
-			Type("checkbox").
-			Checked(val == "true").
+		in := input(p.ids.control, "checkbox").
+			Attr("checked", val == "true").
 			Aria("invalid", p.problem != "").
 			OnChange(f.onBoxCheck(fd.Key), f.Item.Seq, i)
 		if d := p.describedBy(); d != "" {
-			in = in.Aria("describedby", d)
+			in.Aria("describedby", d)
 		}
-		return app.Div().
-			Class(fieldClass(p)+" fb-check").
-			DataSet("field", fd.Key).
-			On("focusout", f.onFieldLeave(fd.Key), f.Item.Seq, i).
-			Body(
-				app.Div().Class("fb-check-row").Body(
-					in,
-					// No "(required)": a checkbox always answers (unticked
-					// is no), and the mark would read as "you must tick".
-					app.Label().For(p.ids.control).Class("fb-label").Body(
-						app.Bdi().Body(app.Text(fd.Label)),
-					),
-				),
-				app.Div().Body(p.notes()...),
-				p.problemLine(),
-			)
+		return f.fieldBox("div", fieldClass(p)+" fb-check", i, p,
+			el("div", "fb-check-row",
+				in,
+				// No "(required)": a checkbox always answers (unticked
+				// is no), and the mark would read as "you must tick".
+				elem("label", "fb-label", text("bdi", "", fd.Label)).Attr("for", p.ids.control),
+			),
+			p.notes(),
+			p.problemLine(),
+		)
 	}
-	name := p.ids.control
-	choices := []struct{ value, text string }{{"true", "Yes"}, {"false", "No"}, {"", "No answer"}}
-	controls := make([]app.UI, len(choices))
-	for j, c := range choices {
-		controls[j] = option(p.ids.option(j), "radio", name, val == c.value, p.problem != "",
-			f.onOptionPick(fd.Key, c.value), []any{f.Item.Seq, i, j}, c.text)
-	}
-	return f.wrapGroup(i, p, controls)
+	return f.choiceGroup(i, fd, "", yesNo)
 }
+
+// yesNo are the answers of an optional yes/no question, before "No
+// answer".
+var yesNo = []elicit.Option{{Value: "true", Title: "Yes"}, {Value: "false", Title: "No"}}
 
 // requiredBooleansAnswered gives a required yes/no question without a
 // default the answer its unticked checkbox shows: no.

@@ -10,18 +10,30 @@ import (
 // renderRadios shows a short single choice as radio buttons; an optional
 // one ends with "No answer" so a choice can be taken back.
 func (f *requestForm) renderRadios(i int, fd *elicit.Field) app.UI {
-	p := f.parts(i, fd, "")
-	val := f.Item.Draft.value(fd.Key)
-	name := p.ids.control
-	controls := make([]app.UI, 0, len(fd.Options)+1)
-	for j, o := range fd.Options {
-		controls = append(controls, option(p.ids.option(j), "radio", name, val == o.Value, p.problem != "",
-			f.onOptionPick(fd.Key, o.Value), []any{f.Item.Seq, i, j}, o.Title))
+	return f.choiceGroup(i, fd, "", fd.Options)
+}
+
+// choiceGroup shows options as radio buttons, or as checkboxes for a
+// multi select. Radio buttons of an optional field end with "No answer"
+// (value ""), so a choice can be taken back; unticking every checkbox
+// is no answer.
+func (f *requestForm) choiceGroup(i int, fd *elicit.Field, hint string, options []elicit.Option) app.UI {
+	p := f.parts(i, fd, hint)
+	d := f.Item.Draft
+	multi := fd.Kind == elicit.KindMultiSelect
+	if !multi && !fd.Required {
+		options = append(options[:len(options):len(options)], elicit.Option{Title: "No answer"})
 	}
-	if !fd.Required {
-		j := len(fd.Options)
-		controls = append(controls, option(p.ids.option(j), "radio", name, val == "", p.problem != "",
-			f.onOptionPick(fd.Key, ""), []any{f.Item.Seq, i, j}, "No answer"))
+	controls := make([]app.UI, len(options))
+	for j, o := range options {
+		typ, checked := "radio", d.value(fd.Key) == o.Value
+		var h app.EventHandler
+		if multi {
+			typ, checked, h = "checkbox", d.has(fd.Key, o.Value), f.onChoiceToggle(fd.Key, o.Value)
+		} else {
+			h = f.onOptionPick(fd.Key, o.Value)
+		}
+		controls[j] = option(p.ids.option(j), typ, p.ids.control, checked, p.problem != "", h, []any{f.Item.Seq, i, j}, o.Title)
 	}
 	return f.wrapGroup(i, p, controls)
 }
@@ -37,23 +49,20 @@ func (f *requestForm) renderDropdown(i int, fd *elicit.Field) app.UI {
 		empty = "Choose one…"
 	}
 	opts := make([]app.UI, 0, len(fd.Options)+1)
-	opts = append(opts, app.Option().Value("").Selected(val == "").Body(app.Text(empty)))
+	opts = append(opts, textElem("option", "", empty).Attr("value", "").Attr("selected", val == ""))
 	for j, o := range fd.Options {
-		opts = append(opts, app.Option().
-			Value(strconv.Itoa(j)).
+		opts = append(opts, textElem("option", "", o.Title).
+			Attr("value", strconv.Itoa(j)).
 			Dir("auto").
-			Selected(val == o.Value).
-			Body(app.Text(o.Title)))
+			Attr("selected", val == o.Value))
 	}
-	sel := app.Select().
+	sel := elem("select", "fb-input", opts...).
 		ID(p.ids.control).
-		Class("fb-input").
 		Aria("required", fd.Required).
 		Aria("invalid", p.problem != "").
-		OnChange(f.onOptionSelect(fd), f.Item.Seq, i).
-		Body(opts...)
+		OnChange(f.onOptionSelect(fd), f.Item.Seq, i)
 	if d := p.describedBy(); d != "" {
-		sel = sel.Aria("describedby", d)
+		sel.Aria("describedby", d)
 	}
 	return f.wrapOne(i, p, sel)
 }

@@ -32,13 +32,5 @@ func choicesHint(fd *elicit.Field) string {
 // renderChoices shows a multi select as checkboxes; unticking them all
 // is "no answer".
 func (f *requestForm) renderChoices(i int, fd *elicit.Field) app.UI {
-	p := f.parts(i, fd, choicesHint(fd))
-	d := f.Item.Draft
-	name := p.ids.control
-	controls := make([]app.UI, len(fd.Options))
-	for j, o := range fd.Options {
-		controls[j] = option(p.ids.option(j), "checkbox", name, d.has(fd.Key, o.Value), p.problem != "",
-			f.onChoiceToggle(fd.Key, o.Value), []any{f.Item.Seq, i, j}, o.Title)
-	}
-	return f.wrapGroup(i, p, controls)
+	return f.choiceGroup(i, fd, choicesHint(fd), fd.Options)
 }

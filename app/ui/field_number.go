@@ -29,28 +29,17 @@ func numberHint(fd *elicit.Field) string {
 // Form.Collect reads and checks it.
 func (f *requestForm) renderNumber(i int, fd *elicit.Field) app.UI {
 	p := f.parts(i, fd, numberHint(fd))
-	in := app.Input().
-		ID(p.ids.control).
-		Class("fb-input fb-number").
-		Type("number").
-		Value(f.Item.initialValue(fd.Key)).
-		AutoComplete(false).
-		Aria("required", fd.Required).
-		Aria("invalid", p.problem != "").
-		OnInput(f.onFieldInput(fd.Key), f.Item.Seq, i)
+	in := f.textInput(i, p, "number", "fb-input fb-number", f.Item.initialValue(fd.Key))
 	if fd.Kind == elicit.KindInteger {
-		in = in.Attr("step", "1").Attr("inputmode", "numeric")
+		in.Attr("step", "1").Attr("inputmode", "numeric")
 	} else {
-		in = in.Attr("step", "any").Attr("inputmode", "decimal")
+		in.Attr("step", "any").Attr("inputmode", "decimal")
 	}
 	if fd.Minimum != nil {
-		in = in.Attr("min", numberText(*fd.Minimum))
+		in.Attr("min", numberText(*fd.Minimum))
 	}
 	if fd.Maximum != nil {
-		in = in.Attr("max", numberText(*fd.Maximum))
-	}
-	if d := p.describedBy(); d != "" {
-		in = in.Aria("describedby", d)
+		in.Attr("max", numberText(*fd.Maximum))
 	}
 	return f.wrapOne(i, p, in)
 }

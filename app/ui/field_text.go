@@ -69,13 +69,12 @@ func characters(n int) string {
 func (f *requestForm) renderText(i int, fd *elicit.Field) app.UI {
 	p := f.parts(i, fd, textHint(fd))
 	val := shownValue(fd, f.Item.initialValue(fd.Key))
-	scope := []any{f.Item.Seq, i}
 	if multiline(fd) {
-		ta := app.Textarea().
+		scope := []any{f.Item.Seq, i}
+		ta := elem("textarea", "fb-input").
 			ID(p.ids.control).
-			Class("fb-input").
 			Dir("auto").
-			Rows(2).
+			Attr("rows", 2).
 			Attr("value", val).
 			Attr("autocomplete", "off").
 			Aria("required", fd.Required).
@@ -83,32 +82,38 @@ func (f *requestForm) renderText(i int, fd *elicit.Field) app.UI {
 			OnInput(f.onFieldInput(fd.Key), scope...).
 			OnKeyDown(f.onTextKeyDown, scope...)
 		if fd.MaxLength != nil {
-			ta = ta.MaxLength(*fd.MaxLength)
+			ta.Attr("maxlength", *fd.MaxLength)
 		}
 		if d := p.describedBy(); d != "" {
-			ta = ta.Aria("describedby", d)
+			ta.Aria("describedby", d)
 		}
 		return f.wrapOne(i, p, ta)
 	}
-	in := app.Input().
-		ID(p.ids.control).
-		Class("fb-input").
-		Type(inputType(fd)).
-		Value(val).
-		AutoComplete(false).
-		Aria("required", fd.Required).
-		Aria("invalid", p.problem != "").
-		OnInput(f.onFieldInput(fd.Key), scope...)
+	in := f.textInput(i, p, inputType(fd), "fb-input", val)
 	if fd.Format == elicit.FormatNone {
-		in = in.Dir("auto")
+		in.Dir("auto")
 	}
 	if fd.MaxLength != nil {
-		in = in.MaxLength(*fd.MaxLength)
-	}
-	if d := p.describedBy(); d != "" {
-		in = in.Aria("describedby", d)
+		in.Attr("maxlength", *fd.MaxLength)
 	}
 	return f.wrapOne(i, p, in)
+}
+
+// textInput is the <input> of a text, date or number field, with what
+// every such box carries: its starting value, no autocomplete, its aria
+// state and description, and the handler that keeps the draft.
+func (f *requestForm) textInput(i int, p fieldParts, typ, class, value string) app.HTMLElemSelfClosing {
+	in := input(p.ids.control, typ).
+		Class(class).
+		Attr("value", value).
+		Attr("autocomplete", "off").
+		Aria("required", p.field.Required).
+		Aria("invalid", p.problem != "").
+		OnInput(f.onFieldInput(p.field.Key), f.Item.Seq, i)
+	if d := p.describedBy(); d != "" {
+		in.Aria("describedby", d)
+	}
+	return in
 }
 
 // shownValue is what a text control shows for a draft value. A date-time

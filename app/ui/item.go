@@ -183,13 +183,16 @@ func (q *queue) add(it *item) (held *item, added bool) {
 	if old := q.find(it.ID); old != nil {
 		return old, false
 	}
-	i, _ := slices.BinarySearchFunc(q.items, it, func(a, b *item) int {
-		if a.Created().After(b.Created()) {
-			return 1
-		}
-		return -1 // equal times keep arrival order: insert after them
-	})
-	q.items = slices.Insert(q.items, i, it)
+	// After every item created at the same time or earlier (equal times
+	// keep arrival order). A plain loop: the queue is short, and the
+	// generic slices.Insert costs the wasm 4 KB.
+	i := len(q.items)
+	for i > 0 && q.items[i-1].Created().After(it.Created()) {
+		i--
+	}
+	q.items = append(q.items, nil)
+	copy(q.items[i+1:], q.items[i:])
+	q.items[i] = it
 	return it, true
 }
 

@@ -60,36 +60,33 @@ func (w *widget) onNoticeDismiss(requestID string) app.EventHandler {
 func (w *widget) renderNotices() app.UI {
 	rows := make([]app.UI, len(w.notices))
 	for i, n := range w.notices {
+		dismiss, id := w.onNoticeDismiss(n.RequestID), n.RequestID
 		var buttons []app.UI
 		if n.Outcome == outcomeWaiting {
 			buttons = []app.UI{
-				app.Button().Type("button").Class("fb-primary").DataSet("action", "done").
-					OnClick(w.onNoticeDismiss(n.RequestID), n.RequestID, "done").Body(app.Text("Done")),
-				app.Button().Type("button").DataSet("action", "dismiss").
-					OnClick(w.onNoticeDismiss(n.RequestID), n.RequestID, "dismiss").Body(app.Text("Cancel")),
+				button("fb-primary", "done", "Done", dismiss, id, "done"),
+				button("", "dismiss", "Cancel", dismiss, id, "dismiss"),
 			}
 		} else {
 			buttons = []app.UI{
-				app.Button().Type("button").DataSet("action", "dismiss").
-					Aria("label", "Dismiss this message").
-					OnClick(w.onNoticeDismiss(n.RequestID), n.RequestID, "ok").Body(app.Text("OK")),
+				button("", "dismiss", "OK", dismiss, id, "ok").Aria("label", "Dismiss this message"),
 			}
 		}
-		rows[i] = app.Div().
-			Class("fb-notice fb-notice-"+n.Outcome).
-			DataSet("outcome", n.Outcome).
-			DataSet("request-id", n.RequestID).
-			Body(
-				app.P().Class("fb-notice-text").Body(
-					app.Text(n.Before),
-					app.If(n.Name != "", app.Bdi().Class("fb-who").Body(app.Text(n.Name))),
-					app.Text(n.After),
-				),
-				app.If(n.Summary != "", app.P().Class("fb-notice-what").Dir("auto").Body(app.Text(n.Summary))),
-				app.Div().Class("fb-actions").Body(buttons...),
-			)
+		var who app.UI
+		if n.Name != "" {
+			who = text("bdi", "fb-who", n.Name)
+		}
+		var what app.UI
+		if n.Summary != "" {
+			what = serverText("p", "fb-notice-what", n.Summary)
+		}
+		rows[i] = elem("div", "fb-notice fb-notice-"+n.Outcome,
+			el("p", "fb-notice-text", words(n.Before), who, words(n.After)),
+			what,
+			el("div", "fb-actions", buttons...),
+		).DataSet("outcome", n.Outcome).DataSet("request-id", id)
 	}
 	// One live region for all notices, present from the start, so screen
 	// readers announce each new one politely.
-	return app.Div().Class("fb-notices").Aria("live", "polite").Body(rows...)
+	return elem("div", "fb-notices", rows...).Aria("live", "polite")
 }

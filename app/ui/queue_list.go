@@ -46,26 +46,25 @@ func (q *queueList) Render() app.UI {
 	}
 	rows := make([]app.UI, n)
 	for i, e := range q.Entries {
-		btn := app.Button().
-			Type("button").
-			Class("fb-queue-item").
-			DataSet("request-id", e.ID).
-			OnClick(q.onPick(e.ID), e.ID).
-			Body(
-				app.Span().Class("fb-queue-who").Body(app.Bdi().Body(app.Text(e.Requester))),
-				app.Span().Class("fb-queue-what").Dir("auto").Body(app.Text(e.Summary)),
-				app.Span().Class("fb-queue-when").Body(
-					app.Text(e.Ago),
-					app.If(e.Countdown != "", app.Text(" · "+e.Countdown)),
-				),
-			)
-		if e.Selected {
-			btn = btn.Aria("current", "true")
+		var left app.UI
+		if e.Countdown != "" {
+			left = words(" · " + e.Countdown)
 		}
-		rows[i] = app.Li().Body(btn)
+		btn := elem("button", "fb-queue-item",
+			el("span", "fb-queue-who", text("bdi", "", e.Requester)),
+			serverText("span", "fb-queue-what", e.Summary),
+			el("span", "fb-queue-when", words(e.Ago), left),
+		).
+			Attr("type", "button").
+			DataSet("request-id", e.ID).
+			OnClick(q.onPick(e.ID), e.ID)
+		if e.Selected {
+			btn.Aria("current", "true")
+		}
+		rows[i] = el("li", "", btn)
 	}
-	return app.Nav().Class("fb-queue").Aria("label", "Requests waiting").Body(
-		app.H2().Class("fb-queue-title").Body(app.Text(heading)),
-		app.Ul().Body(rows...),
-	)
+	return elem("nav", "fb-queue",
+		text("h2", "fb-queue-title", heading),
+		el("ul", "", rows...),
+	).Aria("label", "Requests waiting")
 }

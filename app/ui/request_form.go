@@ -292,72 +292,51 @@ func (f *requestForm) firstInvalidID() string {
 func (f *requestForm) Render() app.UI {
 	it := f.Item
 	if it == nil {
-		return app.Div()
+		return app.Elem("div")
 	}
 	d := it.Draft
 	busy := d.Sent != ""
 	invalid := len(d.Errors) > 0 || len(d.Rejected) > 0
-	titleID := it.elemID("title")
 
 	var fields []app.UI
+	var summary, sensitive app.UI
+	actions := declineButtons(busy, f.onDecline, f.onDismiss, it.ID)
 	if it.Form != nil {
 		fields = make([]app.UI, len(it.Form.Fields))
 		for i := range it.Form.Fields {
 			fields[i] = f.renderField(i, &it.Form.Fields[i])
 		}
+		if d.Submitted && invalid {
+			summary = f.renderSummary()
+		}
+		send := textElem("button", "fb-primary", "Send").
+			Attr("type", "submit").
+			DataSet("action", wire.ActionAccept).
+			Aria("disabled", invalid || busy).
+			Attr("disabled", busy)
+		actions = append([]app.UI{send}, actions...)
+	}
+	if len(it.Sensitive) > 0 {
+		sensitive = renderSensitive(it)
+	}
+	var sending app.UI
+	if busy {
+		sending = roleText("status", "fb-sending", "Sending…")
 	}
 
-	var summary app.UI
-	if d.Submitted && invalid && it.Form != nil {
-		summary = f.renderSummary()
-	}
-
-	return app.Form().
-		Class("fb-card").
-		DataSet("elicitation-id", it.ID).
-		NoValidate(true).
-		Aria("labelledby", titleID).
-		OnSubmit(f.onAccept, it.ID).
-		OnKeyDown(f.onKeyDown, it.ID).
-		Body(
-			renderAsker(it, titleID, f.Countdown),
-			// go-app drops absent children and matches the rest by
-			// position, so a summary that comes or goes in front of the
-			// fields would shift them and recreate every control: the one
-			// being typed in would lose its focus and its value. The slot
-			// keeps the fields' position fixed (and takes no room).
-			app.Div().Class("fb-slot").Body(
-				app.If(len(it.Sensitive) > 0, renderSensitive(it)),
-				app.If(it.Problem != "", app.P().Class("fb-problem").Body(app.Text(it.Problem))),
-				summary,
-			),
-			app.Div().Class("fb-fields").Body(fields...),
-			app.If(d.SendError != "", app.P().Class("fb-send-error").Role("alert").Body(app.Text(d.SendError))),
-			app.If(busy, app.P().Class("fb-sending").Role("status").Body(app.Text("Sending…"))),
-			app.Div().Class("fb-actions").On("pointerdown", f.onActionPress).Body(
-				app.If(it.Form != nil,
-					app.Button().
-						Type("submit").
-						Class("fb-primary").
-						DataSet("action", wire.ActionAccept).
-						Aria("disabled", invalid || busy).
-						Disabled(busy).
-						Body(app.Text("Send")),
-				),
-				app.Button().
-					Type("button").
-					DataSet("action", wire.ActionDecline).
-					Disabled(busy).
-					OnClick(f.onDecline, it.ID).
-					Body(app.Text("Decline")),
-				app.Button().
-					Type("button").
-					DataSet("action", wire.ActionCancel).
-					Disabled(busy).
-					OnClick(f.onDismiss, it.ID).
-					Body(app.Text("Not now")),
-			),
-		)
+	return card("fb-card", it, f.onKeyDown,
+		renderAsker(it, f.Countdown),
+		// go-app drops absent children and matches the rest by
+		// position, so a summary that comes or goes in front of the
+		// fields would shift them and recreate every control: the one
+		// being typed in would lose its focus and its value. The slot
+		// keeps the fields' position fixed (and takes no room).
+		el("div", "fb-slot", sensitive, textIf("p", "fb-problem", it.Problem), summary),
+		el("div", "fb-fields", fields...),
+		sendError(d.SendError),
+		sending,
+		elem("div", "fb-actions", actions...).On("pointerdown", f.onActionPress),
+	).OnSubmit(f.onAccept, it.ID)
 }
 
 // onSummaryPick moves focus to the field an error summary entry names.
@@ -383,33 +362,23 @@ func (f *requestForm) renderSummary() app.UI {
 			continue
 		}
 		// A button (never a link) that takes the person to the field.
-		rows = append(rows, app.Li().Body(
-			app.Button().
-				Type("button").
-				Class("fb-summary-item").
-				OnClick(f.onSummaryPick(f.ids(i).control), it.Seq, i).
-				Body(
-					app.Bdi().Body(app.Text(fd.Label)),
-					app.Text(": "+msg),
-				),
-		))
+		pick := elem("button", "fb-summary-item", text("bdi", "", fd.Label), words(": "+msg)).
+			Attr("type", "button").
+			OnClick(f.onSummaryPick(f.ids(i).control), it.Seq, i)
+		rows = append(rows, el("li", "", pick))
 	}
 	// The bridge may object to something that is not one field.
 	for _, key := range sortedKeys(d.Rejected) {
 		if it.Form.Field(key) == nil {
-			rows = append(rows, app.Li().Body(app.Text(d.Rejected[key])))
+			rows = append(rows, text("li", "", d.Rejected[key]))
 		}
 	}
 	heading := "Please check 1 answer:"
 	if len(rows) != 1 {
 		heading = "Please check " + strconv.Itoa(len(rows)) + " answers:"
 	}
-	return app.Div().
-		Class("fb-summary").
-		Role("alert").
-		ID(it.elemID("summary")).
-		Body(
-			app.P().Body(app.Text(heading)),
-			app.Ul().Body(rows...),
-		)
+	return elem("div", "fb-summary",
+		text("p", "", heading),
+		el("ul", "", rows...),
+	).Role("alert").ID(it.elemID("summary"))
 }

@@ -80,94 +80,102 @@ func (c *urlCard) onKeyDown(ctx app.Context, e app.Event) {
 func (c *urlCard) Render() app.UI {
 	it := c.Item
 	if it == nil {
-		return app.Div()
+		return app.Elem("div")
 	}
 	d := it.Draft
 	busy := d.Sent != ""
-	titleID := it.elemID("title")
+	u := it.URL
 
 	var body []app.UI
 	switch {
-	case it.URL == nil:
-		body = []app.UI{app.P().Class("fb-problem").Role("alert").Body(app.Text(it.Problem))}
+	case u == nil:
+		body = []app.UI{roleText("alert", "fb-problem", it.Problem)}
 	case d.Opened:
 		body = []app.UI{
-			app.P().Class("fb-waiting").Role("status").Body(app.Text("Waiting for you to finish in the other tab.")),
-			renderURL(it.URL),
-		}
-	case it.URL.Lookalike():
-		// The name may imitate a familiar one ("аpple.com" with a Cyrillic
-		// "а"): the warning comes first, and the name is never shown in
-		// bold as if it could be trusted, only its plain spelling, which
-		// cannot imitate anything.
-		body = []app.UI{
-			renderURLWarnings(it.URL),
-			app.P().Class("fb-lead").Body(app.Text("This asks you to open a web page. Check the address before you open it:")),
-			renderURL(it.URL),
-			app.P().Class("fb-site").Body(
-				app.Text("Website, in plain letters: "),
-				app.Strong().Dir("ltr").Body(app.Text(it.URL.ASCIIHost)),
-			),
-			app.P().Class("fb-site-shown").Body(
-				app.Text("It is displayed as "),
-				app.Bdi().Dir("ltr").Class("fb-lookalike").Body(app.Text(showControls(it.URL.Host))),
-				app.Text(", which may look like another website's name."),
-			),
-			app.P().Class("fb-hint").Body(app.Text("It opens in a new tab. Nothing is loaded until you click Open link.")),
+			roleText("status", "fb-waiting", "Waiting for you to finish in the other tab."),
+			renderURL(u),
 		}
 	default:
-		body = []app.UI{
-			app.P().Class("fb-lead").Body(app.Text("This asks you to open a web page. Check the address before you open it:")),
-			renderURL(it.URL),
-			app.P().Class("fb-site").Body(
-				app.Text("Website: "),
-				app.Strong().Dir("ltr").Body(app.Text(showControls(it.URL.Domain))),
-			),
-			renderURLWarnings(it.URL),
-			app.P().Class("fb-hint").Body(app.Text("It opens in a new tab. Nothing is loaded until you click Open link.")),
+		site := []app.UI{siteLine("Website: ", showControls(u.Domain))}
+		warnFirst, warnLast := app.UI(nil), renderURLWarnings(u)
+		if u.Lookalike() {
+			// The name may imitate a familiar one ("аpple.com" with a
+			// Cyrillic "а"): the warning comes first, and the name is never
+			// shown in bold as if it could be trusted, only its plain
+			// spelling, which cannot imitate anything.
+			warnFirst, warnLast = warnLast, nil
+			site = []app.UI{
+				siteLine("Website, in plain letters: ", u.ASCIIHost),
+				el("p", "fb-site-shown",
+					words("It is displayed as "),
+					ltrText("bdi", "fb-lookalike", showControls(u.Host)),
+					words(", which may look like another website's name."),
+				),
+			}
 		}
+		body = append([]app.UI{
+			warnFirst,
+			text("p", "fb-lead", "This asks you to open a web page. Check the address before you open it:"),
+			renderURL(u),
+		}, site...)
+		body = append(body, warnLast, text("p", "fb-hint", "It opens in a new tab. Nothing is loaded until you click Open link."))
 	}
 
-	return app.Form().
-		Class("fb-card fb-url-card").
-		DataSet("elicitation-id", it.ID).
-		NoValidate(true).
-		Aria("labelledby", titleID).
-		OnSubmit(preventDefault).
-		OnKeyDown(c.onKeyDown, it.ID).
-		Body(
-			renderAsker(it, titleID, c.Countdown),
-			app.Div().Class("fb-url-body").Body(body...),
-			app.If(d.SendError != "", app.P().Class("fb-send-error").Role("alert").Body(app.Text(d.SendError))),
-			app.Div().Class("fb-actions").Body(
-				app.If(it.URL != nil && !d.Opened,
-					app.Button().
-						Type("button").
-						Class("fb-primary").
-						DataSet("action", "open").
-						Disabled(busy).
-						OnClick(c.onOpen, it.ID).
-						Body(app.Text("Open link")),
-				),
-				app.If(!d.Opened,
-					app.Button().
-						Type("button").
-						DataSet("action", wire.ActionDecline).
-						Disabled(busy).
-						OnClick(c.onDecline, it.ID).
-						Body(app.Text("Decline")),
-					app.Button().
-						Type("button").
-						DataSet("action", wire.ActionCancel).
-						Disabled(busy).
-						OnClick(c.onDismiss, it.ID).
-						Body(app.Text("Not now")),
-				),
-			),
-		)
+	var actions []app.UI
+	if !d.Opened {
+		actions = declineButtons(busy, c.onDecline, c.onDismiss, it.ID)
+		if u != nil {
+			actions = append([]app.UI{answerButton("fb-primary", "open", "Open link", busy, c.onOpen, it.ID)}, actions...)
+		}
+	}
+	return card("fb-card fb-url-card", it, c.onKeyDown,
+		renderAsker(it, c.Countdown),
+		el("div", "fb-url-body", body...),
+		sendError(d.SendError),
+		el("div", "fb-actions", actions...),
+	).OnSubmit(preventDefault)
+}
+
+// siteLine names the website a link opens: its label, then the name in
+// bold, left to right.
+func siteLine(label, name string) app.UI {
+	return el("p", "fb-site", words(label), ltrText("strong", "", name))
 }
 
 func preventDefault(ctx app.Context, e app.Event) { e.PreventDefault() }
+
+// card is the form around one request, labelled by its title; Escape
+// (onKeyDown) is "Not now".
+func card(class string, it *item, onKeyDown app.EventHandler, body ...app.UI) app.HTMLElem {
+	return elem("form", class, body...).
+		DataSet("elicitation-id", it.ID).
+		Attr("novalidate", true).
+		Aria("labelledby", it.elemID("title")).
+		OnKeyDown(onKeyDown, it.ID)
+}
+
+// declineButtons are Decline and Not now, the same on both kinds of
+// card.
+func declineButtons(busy bool, onDecline, onDismiss app.EventHandler, id string) []app.UI {
+	return []app.UI{
+		answerButton("", wire.ActionDecline, "Decline", busy, onDecline, id),
+		answerButton("", wire.ActionCancel, "Not now", busy, onDismiss, id),
+	}
+}
+
+// answerButton is a button of a card, disabled while its answer is
+// being sent (busy).
+func answerButton(class, action, label string, busy bool, onClick app.EventHandler, id string) app.UI {
+	return button(class, action, label, onClick, id).Attr("disabled", busy)
+}
+
+// sendError says why an answer was not sent; nothing when it was.
+func sendError(msg string) app.UI {
+	if msg == "" {
+		return nil
+	}
+	return roleText("alert", "fb-send-error", msg)
+}
 
 // renderURL shows the whole address, left to right whatever the page
 // direction, with the host set apart and its registrable domain in bold:
@@ -178,27 +186,24 @@ func renderURL(u *elicit.URLInfo) app.UI {
 	var hostParts []app.UI
 	if u.Lookalike() {
 		// No highlight: it would present the imitation as the site.
-		hostParts = []app.UI{app.Span().Class("fb-lookalike").Body(app.Text(host))}
+		hostParts = []app.UI{text("span", "fb-lookalike", host)}
 	} else if d := u.Domain; d != "" && len(d) <= len(host) && strings.EqualFold(host[len(host)-len(d):], d) {
 		cut := len(host) - len(d)
-		hostParts = []app.UI{
-			app.If(cut > 0, app.Text(host[:cut])),
-			app.Strong().Class("fb-domain").Body(app.Text(host[cut:])),
+		var sub app.UI // the subdomains, "login."
+		if cut > 0 {
+			sub = words(host[:cut])
 		}
+		hostParts = []app.UI{sub, text("strong", "fb-domain", host[cut:])}
 	} else {
-		hostParts = []app.UI{app.Strong().Class("fb-domain").Body(app.Text(host))}
+		hostParts = []app.UI{text("strong", "fb-domain", host)}
 	}
-	return app.P().
-		Class("fb-url").
-		DataSet("url", u.URL).
-		Dir("ltr").
-		Body(
-			app.Bdi().Dir("ltr").Body(
-				app.Span().Class("fb-url-rest").Body(app.Text(before)),
-				app.Span().Class("fb-host").Body(hostParts...),
-				app.Span().Class("fb-url-rest").Body(app.Text(after)),
-			),
-		)
+	return elem("p", "fb-url",
+		elem("bdi", "",
+			text("span", "fb-url-rest", before),
+			el("span", "fb-host", hostParts...),
+			text("span", "fb-url-rest", after),
+		).Dir("ltr"),
+	).DataSet("url", u.URL).Dir("ltr")
 }
 
 // splitHost cuts an absolute URL around its host: what comes before
@@ -261,14 +266,14 @@ func renderURLWarnings(u *elicit.URLInfo) app.UI {
 	}
 	rows := make([]app.UI, len(ws))
 	for i, w := range ws {
-		rows[i] = app.Li().DataSet("warning", w.Code).Body(app.Text(showControls(w.Message)))
+		rows[i] = textElem("li", "", showControls(w.Message)).DataSet("warning", w.Code)
 	}
 	heading, class := "Look twice before opening this link:", "fb-warning"
 	if u.Lookalike() {
 		heading, class = "Careful: this link may lead to a website pretending to be another one.", "fb-warning fb-warning-strong"
 	}
-	return app.Div().Class(class).Role("note").Body(
-		app.P().Body(app.Strong().Body(app.Text(heading))),
-		app.Ul().Body(rows...),
-	)
+	return elem("div", class,
+		el("p", "", text("strong", "", heading)),
+		el("ul", "", rows...),
+	).Role("note")
 }

@@ -136,32 +136,27 @@ func (w *widget) onAskNotifications(ctx app.Context, e app.Event) {
 }
 
 func (w *widget) Render() app.UI {
-	return app.Div().
-		Class("fb-widget").
-		DataSet("connection", w.state).
-		Body(
-			app.Header().Class("fb-bar").Body(
-				app.Span().Class("fb-brand").Body(app.Text("formbridge")),
-				w.renderConnection(),
-			),
-			app.Main().Class("fb-main").Body(
-				app.H1().Class("fb-sr-only").Body(app.Text("Requests for you")),
-				w.renderNotices(),
-				w.renderContent(),
-			),
-			w.renderDemo(),
-			// Embedded, the host page gets the pending count instead, and
-			// browsers refuse permission prompts from a cross-origin frame.
-			app.If(w.permission == "default" && !w.noLink && w.fatal == "" && w.host == nil,
-				app.Footer().Class("fb-foot").Body(
-					app.Button().
-						Type("button").
-						Class("fb-link-button").
-						OnClick(w.onAskNotifications).
-						Body(app.Text("Tell me when a new request arrives")),
-				),
-			),
+	var foot app.UI
+	// Embedded, the host page gets the pending count instead, and
+	// browsers refuse permission prompts from a cross-origin frame.
+	if w.permission == "default" && !w.noLink && w.fatal == "" && w.host == nil {
+		foot = el("footer", "fb-foot",
+			button("fb-link-button", "", "Tell me when a new request arrives", w.onAskNotifications),
 		)
+	}
+	return elem("div", "fb-widget",
+		el("header", "fb-bar",
+			text("span", "fb-brand", "formbridge"),
+			w.renderConnection(),
+		),
+		el("main", "fb-main",
+			text("h1", "fb-sr-only", "Requests for you"),
+			w.renderNotices(),
+			w.renderContent(),
+		),
+		w.renderDemo(),
+		foot,
+	).DataSet("connection", w.state)
 }
 
 // renderDemo adds the demo panel on pages served by `formbridge demo`.
@@ -174,19 +169,19 @@ func (w *widget) renderDemo() app.UI {
 
 // renderConnection is the connection state in words, not only colour.
 func (w *widget) renderConnection() app.UI {
-	text := "Connecting…"
+	label := "Connecting…"
 	switch {
 	case w.noLink || w.fatal != "":
-		text = "Not connected"
+		label = "Not connected"
 	case w.state == connOnline:
-		text = "Connected"
+		label = "Connected"
 	case w.state == connOffline:
-		text = "Offline, trying again…"
+		label = "Offline, trying again…"
 	}
-	return app.P().Class("fb-conn").Role("status").Body(
-		app.Span().Class("fb-conn-dot").Aria("hidden", true),
-		app.Text(text),
-	)
+	return elem("p", "fb-conn",
+		elem("span", "fb-conn-dot").Aria("hidden", true),
+		words(label),
+	).Role("status")
 }
 
 // renderContent is the main area: a problem, the empty state, or the
@@ -194,20 +189,11 @@ func (w *widget) renderConnection() app.UI {
 func (w *widget) renderContent() app.UI {
 	switch {
 	case w.noLink:
-		return app.Section().Class("fb-empty").Role("alert").Body(
-			app.H2().Body(app.Text("This link is incomplete")),
-			app.P().Body(app.Text("This page shows requests that apps send you for approval or details, but the link you opened has no access key. Ask whoever sent it for the full link.")),
-		)
+		return emptyState("alert", "This link is incomplete", "This page shows requests that apps send you for approval or details, but the link you opened has no access key. Ask whoever sent it for the full link.")
 	case w.fatal != "":
-		return app.Section().Class("fb-empty").Role("alert").Body(
-			app.H2().Body(app.Text("Cannot connect")),
-			app.P().Body(app.Text(w.fatal)),
-		)
+		return emptyState("alert", "Cannot connect", w.fatal)
 	case w.queue.len() == 0:
-		return app.Section().Class("fb-empty").Body(
-			app.H2().Body(app.Text("Nothing to answer right now")),
-			app.P().Body(app.Text("This page shows requests that apps and AI assistants send you: questions to answer, or things to approve. Keep it open; new requests appear here as they arrive.")),
-		)
+		return emptyState("", "Nothing to answer right now", "This page shows requests that apps and AI assistants send you: questions to answer, or things to approve. Keep it open; new requests appear here as they arrive.")
 	}
 	open := w.queue.find(w.selected)
 	if open == nil {
@@ -223,7 +209,7 @@ func (w *widget) renderContent() app.UI {
 	// The list's slot is always filled, so the card keeps its place in
 	// the tree and go-app does not remount it (losing focus) when a
 	// second request arrives.
-	var list app.UI = app.Div().Class("fb-queue-none")
+	var list app.UI = el("div", "fb-queue-none")
 	if w.queue.len() > 1 {
 		entries := make([]queueEntry, w.queue.len())
 		for i, it := range w.queue.items {
@@ -238,5 +224,15 @@ func (w *widget) renderContent() app.UI {
 		}
 		list = &queueList{Entries: entries, Select: w}
 	}
-	return app.Div().Class("fb-content").Body(list, card)
+	return el("div", "fb-content", list, card)
+}
+
+// emptyState is the main area with no request to show: a heading and a
+// sentence, announced at once when role is "alert".
+func emptyState(role, heading, sentence string) app.UI {
+	e := elem("section", "fb-empty", text("h2", "", heading), text("p", "", sentence))
+	if role != "" {
+		e.Role(role)
+	}
+	return e
 }
