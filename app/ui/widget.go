@@ -2,6 +2,7 @@ package ui
 
 import (
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/formbridge/formbridge/app/embed"
@@ -72,10 +73,33 @@ func (w *widget) OnMount(ctx app.Context) {
 			case <-ctx.Done():
 				return
 			case now := <-t.C:
-				ctx.Dispatch(func(ctx app.Context) { w.now = now })
+				ctx.Defer(func(ctx app.Context) { w.tick(ctx, now) })
 			}
 		}
 	})
+}
+
+// tick moves the clock on, and re-renders only when a clock on screen
+// reads differently: each second in a countdown's last minutes, each
+// minute for "3 minutes ago". A page with nothing changing does no work.
+// (ctx.Defer, unlike ctx.Dispatch, does not re-render by itself.)
+func (w *widget) tick(ctx app.Context, now time.Time) {
+	before := w.clockFace(w.now)
+	w.now = now
+	if w.clockFace(now) != before {
+		ctx.Dispatch(func(app.Context) {})
+	}
+}
+
+// clockFace is every clock the widget may show at now, as one string.
+func (w *widget) clockFace(now time.Time) string {
+	var face strings.Builder
+	for _, it := range w.queue.items {
+		face.WriteString(ago(now, it.Created()))
+		face.WriteString(countdown(now, it.Meta.ExpiresAt))
+		face.WriteByte(0)
+	}
+	return face.String()
 }
 
 func (w *widget) OnDismount() {

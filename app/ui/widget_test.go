@@ -468,3 +468,24 @@ func TestDemoPanelLists(t *testing.T) {
 		t.Error("a refused tools list is not explained")
 	}
 }
+
+// The one-second tick re-renders only when a clock on screen changes.
+func TestWidgetClockFace(t *testing.T) {
+	w, d, _ := mountWidget(t)
+	ctx := d.Context()
+	if w.clockFace(time.Now()) != w.clockFace(time.Now().Add(time.Hour)) {
+		t.Error("an empty widget has a clock")
+	}
+	m := metaAt(0) // expires 10 minutes after it was created
+	ask(t, w, ctx, "r1", formParams(t, "Question", shortSchema), m)
+	created := m.CreatedAt
+	if w.clockFace(created.Add(10*time.Second)) != w.clockFace(created.Add(11*time.Second)) {
+		t.Error("a second's tick re-renders while no clock reads differently")
+	}
+	if w.clockFace(created.Add(59*time.Second)) == w.clockFace(created.Add(61*time.Second)) {
+		t.Error(`"just now" turning into "1 minute ago" does not re-render`)
+	}
+	if w.clockFace(created.Add(6*time.Minute)) == w.clockFace(created.Add(6*time.Minute+time.Second)) {
+		t.Error("the countdown's seconds do not re-render")
+	}
+}
