@@ -70,10 +70,17 @@ func waitForm(t *testing.T, ctx context.Context) string {
 	t.Helper()
 	wctx, cancel := context.WithTimeout(ctx, stepTimeout)
 	defer cancel()
-	if err := chromedp.Do(wctx, chromedp.WaitVisible(chromedp.CSS(`form[data-elicitation-id]`))); err != nil {
-		t.Fatalf("no request shown (%v); the page shows:\n%s", err, eval[string](t, ctx, `document.body.innerText`))
+	for {
+		if err := chromedp.Do(wctx, chromedp.WaitVisible(chromedp.CSS(`form[data-elicitation-id]`))); err != nil {
+			t.Fatalf("no request shown (%v); the page shows:\n%s", err, eval[string](t, ctx, `document.body.innerText`))
+		}
+		// The form seen may be one that was just answered and is
+		// leaving: read the id in one step, and wait again if it left.
+		id := eval[string](t, ctx, `document.querySelector("form[data-elicitation-id]")?.dataset.elicitationId ?? ""`)
+		if id != "" {
+			return id
+		}
 	}
-	return eval[string](t, ctx, `document.querySelector("form[data-elicitation-id]").dataset.elicitationId`)
 }
 
 // field is the selector of a control inside a field wrapper.

@@ -55,11 +55,12 @@ func TestScreenshots(t *testing.T) {
 	}
 
 	form := b.Elicit(t, allKinds, nil)
-	waitForm(t, ctx)
+	formID := waitForm(t, ctx)
 	do(t, ctx, "fill a little", chromedp.SendKeys(field("name", "textarea, input"), "Ada Lovelace"), chromedp.SendKeys(field("email", "input"), "not-an-email"), chromedp.Focus(field("site", "input")))
 	shoot("form")
 	do(t, ctx, "cancel", chromedp.Click(action("cancel")))
 	await(t, ctx, form)
+	do(t, ctx, "the form leaves", chromedp.WaitNotPresent(chromedp.CSS(`form[data-elicitation-id=`+css(formID)+`]`)))
 
 	link := b.Elicit(t, `{"mode":"url","message":"Connect your calendar so the assistant can book the meeting.","elicitationId":"el-1","url":"https://xn--pple-43d.com:8443/login?next=/calendar"}`, nil)
 	waitForm(t, ctx)
