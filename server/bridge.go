@@ -24,7 +24,7 @@ type bridgeOptions struct {
 	AllowedOrigins []string      // pages that may embed the widget and open its WebSocket
 	Timeout        time.Duration // per elicitation; 0 = the hub's default
 	WebDir         string        // the widget's files; "" = the site's default
-	SiteEnv        map[string]string
+	SiteScripts    []string      // web folder scripts the page loads besides the widget
 	Logger         *slog.Logger
 }
 
@@ -63,7 +63,7 @@ func newBridge(opts *bridgeOptions) (*bridge, error) {
 		WebDir:         opts.WebDir,
 		Version:        version,
 		AllowedOrigins: opts.AllowedOrigins,
-		Env:            opts.SiteEnv,
+		Scripts:        opts.SiteScripts,
 	})
 	if err != nil {
 		b.Hub.Close()

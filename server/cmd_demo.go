@@ -39,14 +39,14 @@ Example:
 	})
 }
 
-// demoExtras turn a bridge into the demo: the widget shows its panel
-// (FORMBRIDGE_DEMO=1) and the bridge serves the panel's API.
+// demoExtras turn a bridge into the demo: the widget page loads the demo
+// panel (web/demo.js) and the bridge serves the panel's API.
 func demoExtras() *extras {
 	return &extras{
-		siteEnv: map[string]string{"FORMBRIDGE_DEMO": "1"},
-		intro:   "The formbridge demo is ready. Open this link in your browser and press a demo button:",
-		outro:   chatExampleLink,
-		extend:  startDemo,
+		siteScripts: []string{"/web/demo.js"},
+		intro:       "The formbridge demo is ready. Open this link in your browser and press a demo button:",
+		outro:       chatExampleLink,
+		extend:      startDemo,
 	}
 }
 

@@ -97,8 +97,8 @@ func (r *running) wait(ctx context.Context) error {
 // extras let a command add to the bridge it serves (the demo mounts its
 // panel and runs its MCP server).
 type extras struct {
-	siteEnv map[string]string // passed to the widget
-	intro   string            // first line above the link; "" = the usual one
+	siteScripts []string // web folder scripts the page loads besides the widget
+	intro       string   // first line above the link; "" = the usual one
 	// outro, when set, is printed after the link (it gets the link).
 	outro func(widgetURL string) string
 	// extend runs after the bridge is built and before it serves; its
@@ -156,7 +156,7 @@ func startBridge(f *bridgeFlags, stderr io.Writer, x *extras) (*running, func(),
 		AllowedOrigins: splitList(*f.origins),
 		Timeout:        *f.timeout,
 		WebDir:         *f.webDir,
-		SiteEnv:        x.siteEnv,
+		SiteScripts:    x.siteScripts,
 		Logger:         log,
 	})
 	if err != nil {

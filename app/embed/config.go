@@ -38,7 +38,7 @@ func LoadConfig(ctx app.Context, done func(ctx app.Context, bridge, problem stri
 	// no-cache: a changed bridge must be seen at the next load; omit:
 	// the file is public and needs no cookie.
 	init := map[string]any{"cache": "no-cache", "credentials": "omit", "redirect": "error"}
-	FetchText(ctx, app.Getenv(ConfigEnv), init, func(ctx app.Context, status int, text string) {
+	fetchText(ctx, app.Getenv(ConfigEnv), init, func(ctx app.Context, status int, text string) {
 		bridge, problem := parseConfig(status, text)
 		done(ctx, bridge, problem)
 	})

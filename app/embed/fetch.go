@@ -2,12 +2,11 @@ package embed
 
 import "github.com/maxence-charriere/go-app/v9/pkg/app"
 
-// FetchText makes an HTTP request with the browser's fetch (not
+// fetchText makes an HTTP request with the browser's fetch (not
 // net/http, which would add a large client to the wasm), init being
 // fetch's options, and hands the status and body to done on the UI
-// goroutine. status is 0 when the request failed before an answer. The
-// widget's demo panel uses it too, so the wasm holds one copy.
-func FetchText(ctx app.Context, url string, init map[string]any, done func(ctx app.Context, status int, text string)) {
+// goroutine. status is 0 when the request failed before an answer.
+func fetchText(ctx app.Context, url string, init map[string]any, done func(ctx app.Context, status int, text string)) {
 	if !app.IsClient {
 		return
 	}

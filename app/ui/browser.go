@@ -3,7 +3,6 @@ package ui
 import (
 	"time"
 
-	"github.com/formbridge/formbridge/app/embed"
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
@@ -164,19 +163,6 @@ func localInputValue(s string) string {
 		return t.Format("2006-01-02T15:04:05")
 	}
 	return t.Format("2006-01-02T15:04")
-}
-
-// fetchText makes a same-origin HTTP request to the bridge's demo API
-// and hands the status and body to done on the UI goroutine (status 0:
-// no answer).
-func fetchText(ctx app.Context, method, url, token, body string, done func(ctx app.Context, status int, text string)) {
-	headers := map[string]any{"Authorization": "Bearer " + token}
-	init := map[string]any{"method": method, "headers": headers, "credentials": "same-origin", "cache": "no-store"}
-	if body != "" {
-		headers["Content-Type"] = "application/json"
-		init["body"] = body
-	}
-	embed.FetchText(ctx, url, init, done)
 }
 
 // allowZoom rewrites go-app's viewport tag, which forbids zooming

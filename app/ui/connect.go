@@ -68,7 +68,6 @@ func (w *widget) resolve(ctx app.Context, pageURL string, l link) {
 
 // dial runs the client until the widget is dismounted.
 func (w *widget) dial(ctx app.Context, pageURL string, l link) {
-	w.token = l.Token
 	bridgeURL := client.BridgeURL(pageURL, l.Bridge)
 	if l.Bridge != "" {
 		w.watch = embed.NewWatch(bridgeURL)

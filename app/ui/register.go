@@ -15,8 +15,10 @@
 //     answer the bridge refused with -32003 because it no longer holds it);
 //   - button[data-action="done"|"dismiss"] close a notice locally;
 //   - button[data-request-id] in nav.fb-queue switches the open request;
-//   - li[data-warning="<code>"] lists app/elicit's URL warnings;
-//   - button[data-demo-tool="<name>"] fires a demo question (demo only).
+//   - li[data-warning="<code>"] lists app/elicit's URL warnings.
+//
+// (The demo page's button[data-demo-tool="<name>"] is web/demo.js's,
+// not the widget's.)
 //
 // Field controls: a string is a text area when it is free text (no
 // format, no pattern) with no maxLength or one above 200, else an input

@@ -31,7 +31,6 @@ type widget struct {
 	conn       responder
 	state      string // connConnecting, connOnline, connOffline
 	noLink     bool   // the page was opened without a token
-	token      string // the channel's token, for the demo panel
 	fatal      string // why the widget stopped trying, in plain words
 	server     wire.Implementation
 	queue      queue
@@ -178,17 +177,8 @@ func (w *widget) Render() app.UI {
 			w.renderNotices(),
 			w.renderContent(),
 		),
-		w.renderDemo(),
 		foot,
 	).DataSet("connection", w.state)
-}
-
-// renderDemo adds the demo panel on pages served by `formbridge demo`.
-func (w *widget) renderDemo() app.UI {
-	if app.Getenv("FORMBRIDGE_DEMO") != "1" || w.token == "" {
-		return nil
-	}
-	return &demoPanel{Token: w.token}
 }
 
 // renderConnection is the connection state in words, not only colour.

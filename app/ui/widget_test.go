@@ -444,31 +444,6 @@ func TestNoticeDismiss(t *testing.T) {
 	}
 }
 
-func TestDemoPanelLists(t *testing.T) {
-	p := &demoPanel{Token: "t"}
-	d := app.NewClientTester(p)
-	defer d.Close()
-	p.onTools(d.Context(), 200, `{"tools":[{"name":"ask_date","title":"Pick a date","description":"Asks for a <b>date</b>"}]}`)
-	p.results = []demoResult{{Tool: "ask_date", Title: "Pick a date", Text: "You chose 2027-01-01"}}
-	rerender(p, d)
-	page := render(t, p)
-	b := page.mustFind(t, "button[data-demo-tool=ask_date]")
-	if !strings.Contains(b.textContent(), "Asks for a <b>date</b>") {
-		t.Errorf("tool button reads %q", b.textContent())
-	}
-	if !strings.Contains(page.textContent(), "You chose 2027-01-01") {
-		t.Error("the result is not shown")
-	}
-	q := &demoPanel{Token: "t"}
-	e := app.NewClientTester(q)
-	defer e.Close()
-	q.onTools(e.Context(), 401, `{"error":"no"}`)
-	rerender(q, e)
-	if !strings.Contains(render(t, q).textContent(), "could not be loaded") {
-		t.Error("a refused tools list is not explained")
-	}
-}
-
 // The one-second tick re-renders only when a clock on screen changes.
 func TestWidgetClockFace(t *testing.T) {
 	w, d, _ := mountWidget(t)

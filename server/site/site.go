@@ -5,6 +5,7 @@
 package site
 
 import (
+	"fmt"
 	"io/fs"
 	"maps"
 	"net/http"
@@ -22,7 +23,11 @@ type Options struct {
 	WebDir         string            // folder with app.css, app.wasm(.br/.gz), icons, embed.js; "" = embedded
 	Version        string            // build version (Handler.Version)
 	AllowedOrigins []string          // frame-ancestors
-	Env            map[string]string // passed to the wasm (app.Getenv), e.g. FORMBRIDGE_DEMO=1
+	Env            map[string]string // passed to the wasm (app.Getenv)
+	// Scripts are files of the web folder the page loads besides the
+	// widget, by their URL under /web/ (e.g. "/web/demo.js", the demo's
+	// panel). They run deferred, in order, after the widget's loader.
+	Scripts []string
 }
 
 // Words an approver sees: the browser tab, an installed app's name, and
@@ -65,6 +70,14 @@ func New(opts *Options) (http.Handler, error) {
 		version = opts.Version + "-" + version
 	}
 	static := "/v/" + version
+	var scripts []string
+	for _, src := range opts.Scripts {
+		name, ok := strings.CutPrefix(src, "/web/")
+		if !ok || files.files[name] == nil {
+			return nil, fmt.Errorf("site: script %q is not a file of the web folder (want /web/<name>)", src)
+		}
+		scripts = append(scripts, src+" defer")
+	}
 	env := map[string]string{}
 	maps.Copy(env, opts.Env) // go-app writes into the map it is given
 
@@ -75,6 +88,7 @@ func New(opts *Options) (http.Handler, error) {
 		app:       newAppHandler(version, env, versionedResources{static: static}),
 	}
 	s.app.WasmContentLengthHeader = wasmLengthHeader
+	s.app.Scripts = scripts // go-app links them under the versioned URL
 	return s, nil
 }
 

@@ -32,6 +32,7 @@ func webDir(t *testing.T, css string) string {
 		"app.wasm.br":        brWasm,
 		"app.wasm.gz":        gz.Bytes(),
 		"embed.js":           []byte("// embed"),
+		"demo.js":            []byte("// demo"),
 		"icons/icon.svg":     []byte("<svg/>"),
 		"icons/icon-192.png": []byte("png"),
 		"icons/icon-512.png": []byte("png"),
@@ -254,7 +255,7 @@ func TestStableAndStaleURLs(t *testing.T) {
 }
 
 func TestNoExternalHostOrFetchHijack(t *testing.T) {
-	h := newSite(t, &Options{WebDir: webDir(t, ""), Env: map[string]string{"FORMBRIDGE_DEMO": "1"}})
+	h := newSite(t, &Options{WebDir: webDir(t, ""), Env: map[string]string{"FORMBRIDGE_TEST": "1"}})
 	worker := string(get(t, h, "/app-worker.js").body)
 	if strings.Contains(worker, `"fetch"`) {
 		t.Errorf("service worker intercepts fetches:\n%s", worker)
@@ -263,8 +264,32 @@ func TestNoExternalHostOrFetchHijack(t *testing.T) {
 	if strings.Contains(manifest, "http") || !strings.Contains(manifest, "/web/icons/icon.svg") {
 		t.Errorf("manifest does not use the local icons:\n%s", manifest)
 	}
-	if js := string(get(t, h, "/app.js").body); !strings.Contains(js, `"FORMBRIDGE_DEMO":"1"`) {
+	if js := string(get(t, h, "/app.js").body); !strings.Contains(js, `"FORMBRIDGE_TEST":"1"`) {
 		t.Errorf("app.js does not pass Env to the wasm:\n%s", js)
+	}
+}
+
+// Scripts (the demo's panel) load deferred from their immutable URL; a
+// script the web folder does not hold is a start-up error, not a 404.
+func TestScripts(t *testing.T) {
+	h := newSite(t, &Options{WebDir: webDir(t, ""), Scripts: []string{"/web/demo.js"}})
+	page := string(get(t, h, "/").body)
+	// go-app writes attributes in no fixed order.
+	m := regexp.MustCompile(`<script( [^>]*)? src="(/v/[^"]+/web/demo\.js)"( [^>]*)?>`).FindStringSubmatch(page)
+	if m == nil || !strings.Contains(m[1]+m[3], "defer") {
+		t.Fatalf("the page does not load demo.js deferred from a versioned URL:\n%s", page)
+	}
+	res := get(t, h, m[2])
+	if res.code != http.StatusOK || string(res.body) != "// demo" || !strings.Contains(res.header.Get("Cache-Control"), "immutable") {
+		t.Errorf("GET %s = %d %q, Cache-Control %q", m[2], res.code, res.body, res.header.Get("Cache-Control"))
+	}
+	if page := string(get(t, newSite(t, &Options{WebDir: webDir(t, "")}), "/").body); strings.Contains(page, "demo.js") {
+		t.Error("a page without Scripts loads demo.js")
+	}
+	for _, bad := range []string{"/web/missing.js", "https://cdn.example/x.js", "demo.js"} {
+		if _, err := New(&Options{WebDir: webDir(t, ""), Scripts: []string{bad}}); err == nil {
+			t.Errorf("Scripts %q accepted", bad)
+		}
 	}
 }
 
