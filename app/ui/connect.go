@@ -25,10 +25,13 @@ func (w *widget) connect(ctx app.Context) {
 	}
 	pageURL, fragment := readFragment()
 	l := parseFragment(fragment)
-	if l.Token != "" {
-		ctx.SessionStorage().Set(linkKey, l)
-	} else {
+	if l.Token == "" {
 		ctx.SessionStorage().Get(linkKey, &l)
+	} else {
+		// Kept for a reload, once the dial has started: the first JSON
+		// encoding in a fresh page costs tens of milliseconds, which
+		// the connection need not wait for.
+		ctx.Defer(func(ctx app.Context) { ctx.SessionStorage().Set(linkKey, l) })
 	}
 	if l.Token == "" {
 		w.noLink = true
