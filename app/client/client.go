@@ -101,7 +101,7 @@ type Client struct {
 
 // New returns a Client that does nothing until Run is called.
 func New(opts Options) *Client {
-	return &Client{opts: opts, dial: dialBridge}
+	return &Client{opts: opts, dial: dialFirst}
 }
 
 // dialBridge opens the connection. Only Subprotocols is set because it is

@@ -41,6 +41,29 @@ func (w *widget) connect(ctx app.Context) {
 	w.resolve(ctx, pageURL, l)
 }
 
+// predial starts the WebSocket handshake before go-app builds the page,
+// when the page's own link says where to connect (client.Predial): not
+// inside another page's frame, where the link arrives later by message,
+// nor on a static site, whose config.json may name another bridge. The
+// fragment is only read here; connect reads it again and clears it.
+func predial() {
+	if !app.IsClient || embed.Static() {
+		return
+	}
+	win := app.Window()
+	if parent := win.Get("parent"); parent.Truthy() && !parent.Equal(win.JSValue()) {
+		return
+	}
+	loc := win.Get("location")
+	l := parseFragment(loc.Get("hash").String())
+	if l.Token == "" {
+		return
+	}
+	if url := client.BridgeURL(loc.Get("href").String(), l.Bridge); url != "" {
+		client.Predial(url)
+	}
+}
+
 // resolve finds a static site's bridge (its config.json, else the link;
 // see embed.ChooseBridge), then dials.
 func (w *widget) resolve(ctx app.Context, pageURL string, l link) {

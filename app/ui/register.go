@@ -34,4 +34,5 @@ import "github.com/maxence-charriere/go-app/v9/pkg/app"
 // app.RunWhenOnBrowser, and server/site before prerendering.
 func Register() {
 	app.RouteFunc("/", func() app.Composer { return &widget{} })
+	predial()
 }
