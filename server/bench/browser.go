@@ -23,6 +23,7 @@ const loadBudget = 1.25
 
 // Bounds of the browser runs.
 const (
+	coldLoads      = 2                // fresh browsers per page in each run: loads are noisy
 	warmLoads      = 2                // cached loads after each cold one
 	browserTimeout = 60 * time.Second // one browser's whole life
 	loadTimeout    = 30 * time.Second
@@ -271,7 +272,7 @@ func benchLoads(ctx context.Context, c *config, r *report, exe string, bw, bh *b
 			steps[kind+"\x00"+name+"\x00"+k] = append(steps[kind+"\x00"+name+"\x00"+k], v)
 		}
 	}
-	for run := range c.runs {
+	for run := range c.runs * coldLoads {
 		for i := range targets {
 			// Alternate which goes first, so neither always meets a
 			// busier machine.
@@ -302,7 +303,7 @@ func benchLoads(ctx context.Context, c *config, r *report, exe string, bw, bh *b
 	s := r.section("Page load in headless Chromium")
 	s.printf("From the navigation being sent to: the first field of an already-pending elicitation focused (widget), or the hello world's heading mounted by its wasm (floor); the mark is the page's wall clock (`performance.timeOrigin + performance.now()`), compared with Go's. ")
 	s.printf("Both pages are served the same way (server/site: prerendered page, precompressed wasm, immutable versioned assets) from loopback. ")
-	s.printf("Cold: a new browser on a fresh profile, %d runs; warm: %d more loads in the same browser after each cold one (wasm from the HTTP cache).\n\n", c.runs, warmLoads)
+	s.printf("Cold: a new browser on a fresh profile, %d loads of each page (%d runs × %d, the pages alternating); warm: %d more loads in the same browser after each cold one (wasm from the HTTP cache).\n\n", c.runs*coldLoads, c.runs, coldLoads, warmLoads)
 	var rows [][]string
 	for _, k := range []struct {
 		name string
