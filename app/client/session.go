@@ -48,18 +48,7 @@ func (c *Client) session(ctx context.Context) (online bool, err error) {
 	})
 	defer stop()
 
-	hello, err := wire.NewRequest("hello", wire.MethodHello, wire.HelloParams{
-		Token:      c.opts.Token,
-		ClientInfo: c.opts.ClientInfo,
-		Capabilities: wire.Capabilities{Elicitation: &wire.ElicitationCapabilities{
-			Form: &struct{}{},
-			URL:  &struct{}{},
-		}},
-	})
-	if err != nil {
-		return false, err
-	}
-	if err := writeMessage(ctx, conn, hello); err != nil {
+	if err := conn.Write(ctx, websocket.MessageText, helloFrame(c.opts.Token, c.opts.ClientInfo)); err != nil {
 		return false, fmt.Errorf("failed to send hello: %w", err)
 	}
 

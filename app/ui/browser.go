@@ -27,6 +27,25 @@ func readFragment() (pageURL, fragment string) {
 	return pageURL, fragment
 }
 
+// storeLink keeps l in this tab's session storage as go-app's
+// SessionStorage would (connect reads it back with Get), but encoded by
+// the browser's JSON.stringify: encoding/json's first encoding of a
+// struct type costs up to ~10 ms of reflection in a fresh page, on the way to
+// the first form.
+func storeLink(l link) {
+	if !app.IsClient {
+		return
+	}
+	// A browser that blocks storage throws; the page works without it.
+	defer func() { recover() }()
+	v := map[string]any{"token": l.Token}
+	if l.Bridge != "" {
+		v["bridge"] = l.Bridge
+	}
+	win := app.Window()
+	win.Get("sessionStorage").Call("setItem", linkKey, win.Get("JSON").Call("stringify", v))
+}
+
 // utcOffset is the person's UTC offset at a local wall-clock time (as a
 // datetime-local control gives it), from the browser's time zone rules.
 func utcOffset(local time.Time) time.Duration {

@@ -28,10 +28,7 @@ func (w *widget) connect(ctx app.Context) {
 	if l.Token == "" {
 		ctx.SessionStorage().Get(linkKey, &l)
 	} else {
-		// Kept for a reload, once the dial has started: the first JSON
-		// encoding in a fresh page costs tens of milliseconds, which
-		// the connection need not wait for.
-		ctx.Defer(func(ctx app.Context) { ctx.SessionStorage().Set(linkKey, l) })
+		storeLink(l) // for a reload, which has no fragment
 	}
 	if l.Token == "" {
 		w.noLink = true
