@@ -9,9 +9,9 @@ import (
 // helloFrame is the hello request, the same bytes json.Marshal writes for
 // it, put together by hand. encoding/json builds an encoder for each
 // struct type by reflection the first time it meets it, and every page
-// load is a fresh start: that cost up to ~10 ms of the wasm's time between the
-// page opening and the first form. Strings go through json.Marshal, which
-// has no such cost for them, so escaping is encoding/json's own.
+// load starts afresh: that cost up to ~10 ms of the wasm's time between
+// the page opening and the first form. Strings go through json.Marshal,
+// which has no such cost for them, so the escaping is encoding/json's.
 func helloFrame(token string, info wire.Implementation) []byte {
 	s := `{"jsonrpc":"` + wire.Version + `","id":` + helloID + `,"method":"` + wire.MethodHello + `","params":{"token":` + quote(token) +
 		`,"clientInfo":{"name":` + quote(info.Name)
