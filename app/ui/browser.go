@@ -30,8 +30,8 @@ func readFragment() (pageURL, fragment string) {
 // storeLink keeps l in this tab's session storage as go-app's
 // SessionStorage would (connect reads it back with Get), but encoded by
 // the browser's JSON.stringify: encoding/json's first encoding of a
-// struct type costs up to ~10 ms of reflection in a fresh page, on the way to
-// the first form.
+// struct type costs up to ~10 ms of reflection in a fresh page, on the
+// way to the first form.
 func storeLink(l link) {
 	if !app.IsClient {
 		return
