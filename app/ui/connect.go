@@ -101,10 +101,11 @@ func (w *widget) dial(ctx app.Context, pageURL string, l link) {
 		ClientInfo: clientInfo,
 		OnEvent: func(e client.Event) {
 			ctx.Dispatch(func(ctx app.Context) { w.onClientEvent(ctx, e) })
+			w.renderNow(ctx)
 		},
 	})
 	w.conn = c
-	ctx.Async(func() { c.Run(ctx) })
+	go c.Run(ctx)
 }
 
 // onClientEvent routes one client event.

@@ -78,7 +78,7 @@ func (f *requestForm) onPointerRelease(ctx app.Context, e app.Event) {
 	if !f.pressing {
 		return
 	}
-	ctx.After(settleDelay, func(ctx app.Context) {
+	after(ctx, settleDelay, func(ctx app.Context) {
 		f.pressing = false
 		keys, forID := f.deferred, f.deferredFor
 		f.deferred, f.deferredFor = nil, ""

@@ -3,6 +3,7 @@ package ui
 import (
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/formbridge/formbridge/app/embed"
@@ -45,6 +46,8 @@ type widget struct {
 
 	host  *embed.Host  // the page embedding this widget (embed.js); nil on a page of its own
 	watch *embed.Watch // words a bridge on another origin that never answers
+
+	flushQueued atomic.Bool // renderNow's flush is queued and has not run
 }
 
 // tickEvery is how often countdowns and "how long ago" are refreshed.
@@ -64,7 +67,7 @@ func (w *widget) OnMount(ctx app.Context) {
 	}
 	w.releaseVisibility = app.Window().AddEventListener("visibilitychange", w.onVisibilityChange)
 	w.connect(ctx)
-	ctx.Async(func() {
+	go func() {
 		t := time.NewTicker(tickEvery)
 		defer t.Stop()
 		for {
@@ -75,7 +78,7 @@ func (w *widget) OnMount(ctx app.Context) {
 				ctx.Defer(func(ctx app.Context) { w.tick(ctx, now) })
 			}
 		}
-	})
+	}()
 }
 
 // tick moves the clock on, and re-renders only when a clock on screen
