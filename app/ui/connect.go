@@ -101,7 +101,11 @@ func (w *widget) dial(ctx app.Context, pageURL string, l link) {
 		ClientInfo: clientInfo,
 		OnEvent: func(e client.Event) {
 			ctx.Dispatch(func(ctx app.Context) { w.onClientEvent(ctx, e) })
-			w.renderNow(ctx)
+			if e.Request != nil {
+				// Someone is waiting on this one; the rest (settled,
+				// gone, connection) can share go-app's next frame.
+				w.renderNow(ctx)
+			}
 		},
 	})
 	w.conn = c
