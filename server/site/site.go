@@ -20,13 +20,14 @@ import (
 // Options configure New. The zero value serves the web folder embedded in
 // the binary.
 type Options struct {
-	WebDir         string            // folder with app.css, app.wasm(.br/.gz), icons, embed.js; "" = embedded
+	WebDir         string            // folder with app.css, app.wasm(.br/.gz), icons, embed.js, warmup.js; "" = embedded
 	Version        string            // build version (Handler.Version)
 	AllowedOrigins []string          // frame-ancestors
 	Env            map[string]string // passed to the wasm (app.Getenv)
 	// Scripts are files of the web folder the page loads besides the
 	// widget, by their URL under /web/ (e.g. "/web/demo.js", the demo's
-	// panel). They run deferred, in order, after the widget's loader.
+	// panel). They run deferred, in order, after the widget's loader and
+	// warmup.js.
 	Scripts []string
 }
 
@@ -70,7 +71,7 @@ func New(opts *Options) (http.Handler, error) {
 		version = opts.Version + "-" + version
 	}
 	static := "/v/" + version
-	var scripts []string
+	scripts := widgetScripts(files)
 	for _, src := range opts.Scripts {
 		name, ok := strings.CutPrefix(src, "/web/")
 		if !ok || files.files[name] == nil {
@@ -90,6 +91,21 @@ func New(opts *Options) (http.Handler, error) {
 	s.app.WasmContentLengthHeader = wasmLengthHeader
 	s.app.Scripts = scripts // go-app links them under the versioned URL
 	return s, nil
+}
+
+// warmupScript lays out a hidden sample form while the wasm loads, so the
+// first real form does not pay a tab's first layout of form controls.
+const warmupScript = "warmup.js"
+
+// widgetScripts are the scripts of the web folder every widget page
+// loads, deferred, after go-app's loader: the warm-up, when the folder
+// has it (a folder for some other go-app program, like the benchmarks'
+// floors, does not).
+func widgetScripts(files *assets) []string {
+	if files.files[warmupScript] == nil {
+		return nil
+	}
+	return []string{"/web/" + warmupScript + " defer"}
 }
 
 // newAppHandler is go-app's handler as both the bridge's page and the

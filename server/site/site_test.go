@@ -33,6 +33,7 @@ func webDir(t *testing.T, css string) string {
 		"app.wasm.gz":        gz.Bytes(),
 		"embed.js":           []byte("// embed"),
 		"demo.js":            []byte("// demo"),
+		"warmup.js":          []byte("// warm-up"),
 		"icons/icon.svg":     []byte("<svg/>"),
 		"icons/icon-192.png": []byte("png"),
 		"icons/icon-512.png": []byte("png"),
@@ -290,6 +291,27 @@ func TestScripts(t *testing.T) {
 		if _, err := New(&Options{WebDir: webDir(t, ""), Scripts: []string{bad}}); err == nil {
 			t.Errorf("Scripts %q accepted", bad)
 		}
+	}
+}
+
+// Every widget page loads the warm-up (warmup.js) deferred, from its
+// immutable URL and before the Scripts asked for; a web folder without
+// one (a floor of the benchmarks) gives a page without it.
+func TestWarmupScript(t *testing.T) {
+	page := string(get(t, newSite(t, &Options{WebDir: webDir(t, ""), Scripts: []string{"/web/demo.js"}}), "/").body)
+	warm := regexp.MustCompile(`<script( [^>]*)? src="/v/[^"]+/web/warmup\.js"( [^>]*)?>`).FindStringSubmatchIndex(page)
+	if warm == nil || !strings.Contains(page[warm[0]:warm[1]], "defer") {
+		t.Fatalf("the page does not load warmup.js deferred from a versioned URL:\n%s", page)
+	}
+	if demo := strings.Index(page, "/web/demo.js"); demo < warm[0] {
+		t.Errorf("demo.js is linked before warmup.js:\n%s", page)
+	}
+	dir := webDir(t, "")
+	if err := os.Remove(filepath.Join(dir, "warmup.js")); err != nil {
+		t.Fatal(err)
+	}
+	if page := string(get(t, newSite(t, &Options{WebDir: dir}), "/").body); strings.Contains(page, "warmup.js") {
+		t.Errorf("a web folder without warmup.js gives a page loading it:\n%s", page)
 	}
 }
 

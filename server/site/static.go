@@ -79,6 +79,7 @@ func GenerateStatic(dir string, opts *StaticOptions) error {
 	// the loader falls back to Content-Length.
 	h := newAppHandler(version, env, prefixedResources{prefix: prefix})
 	h.RawHeaders = append(h.RawHeaders, staticPolicy)
+	h.Scripts = widgetScripts(files)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("failed to create %s: %w", dir, err)
 	}

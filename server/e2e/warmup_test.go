@@ -1,0 +1,52 @@
+package e2e
+
+import (
+	"testing"
+
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+// warmupRecorder notes, before the page's own scripts run, each batch of
+// DOM changes that adds or removes the warm-up's hidden sample (an
+// aria-hidden .fb-widget) as "+" and "-", one string per batch.
+const warmupRecorder = `window.__fbWarm = [];
+new MutationObserver((records) => {
+  let batch = "";
+  const sample = (n) => n.nodeType === 1 && n.classList.contains("fb-widget") && n.getAttribute("aria-hidden") === "true";
+  for (const r of records) {
+    for (const n of r.addedNodes) if (sample(n)) batch += "+";
+    for (const n of r.removedNodes) if (sample(n)) batch += "-";
+  }
+  if (batch) window.__fbWarm.push(batch);
+}).observe(document, {childList: true, subtree: true});`
+
+// web/warmup.js lays out its sample form once while the wasm loads, and
+// removes it in the same task: nothing of it is ever painted, focused or
+// left in the page, and the widget works as before.
+func TestWarmupLeavesNoTrace(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: warmupRecorder}); err != nil {
+		t.Fatal(err)
+	}
+	openWidget(t, ctx, b)
+	waitJS(t, ctx, "the warm-up", `window.__fbWarm.length > 0`)
+	if got := eval[[]string](t, ctx, `window.__fbWarm`); len(got) != 1 || got[0] != "+-" {
+		t.Errorf("warm-up batches = %q, want one that adds and removes the sample together", got)
+	}
+	if !eval[bool](t, ctx, `performance.getEntriesByType("resource").some((e) => /\/v\/[^/]+\/web\/warmup\.js$/.test(e.name))`) {
+		t.Error("the page did not load warmup.js from its versioned URL")
+	}
+
+	out := b.Elicit(t, `{"message":"Deploy?","requestedSchema":{"type":"object","properties":{"note":{"type":"string","title":"Note"}}}}`, nil)
+	waitForm(t, ctx)
+	waitJS(t, ctx, "focus in the first field", `document.activeElement?.closest("[data-field=note]") != null`)
+	if n := eval[int](t, ctx, `document.querySelectorAll(".fb-widget[aria-hidden]").length`); n != 0 {
+		t.Errorf("%d hidden samples left in the page", n)
+	}
+	do(t, ctx, "send", chromedp.SendKeys(field("note", "textarea, input"), "ok"), chromedp.Click(action("accept")))
+	if o := <-out; o.Err != nil || o.Result.Action != "accept" || o.Result.Content["note"] != "ok" {
+		t.Errorf("outcome = %+v", o)
+	}
+}
