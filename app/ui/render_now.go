@@ -11,9 +11,9 @@ import (
 // a request arriving on an open page would wait that long for nothing.
 // renderNow has what is dispatched so far rendered at once instead, by
 // the engine's Consume (the queued dispatches, then one frame), the only
-// way in. Consume first waits for every ctx.Async to end, so this package
+// way in. Consume first waits for every ctx.Async to end, so the widget
 // starts its long-lived goroutines with go, and waits with after rather
-// than ctx.After (render_now_test.go checks).
+// than ctx.After (TestNoGoAppAsync checks).
 
 // renderNow queues one flush behind what is dispatched so far; a burst of
 // events (say, the pending requests after a reconnect) shares one.
