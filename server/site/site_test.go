@@ -303,8 +303,8 @@ func TestWarmupScript(t *testing.T) {
 	if warm == nil || !strings.Contains(page[warm[0]:warm[1]], "defer") {
 		t.Fatalf("the page does not load warmup.js deferred from a versioned URL:\n%s", page)
 	}
-	if demo := strings.Index(page, "/web/demo.js"); demo < warm[0] {
-		t.Errorf("demo.js is linked before warmup.js:\n%s", page)
+	if demo := strings.Index(page, "/web/demo.js"); demo < 0 || demo < warm[0] {
+		t.Errorf("demo.js is missing or linked before warmup.js:\n%s", page)
 	}
 	dir := webDir(t, "")
 	if err := os.Remove(filepath.Join(dir, "warmup.js")); err != nil {
