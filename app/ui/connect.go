@@ -27,8 +27,19 @@ func (w *widget) connect(ctx app.Context) {
 	l := parseFragment(fragment)
 	if l.Token == "" {
 		ctx.SessionStorage().Get(linkKey, &l)
-	} else {
-		storeLink(l) // for a reload, which has no fragment
+	}
+	if fragment != "" {
+		// Keep the link for a reload, which has no fragment, and take the
+		// token out of the address bar: later, when the page is idle, as
+		// each costs up to ~15 ms on a fresh tab, on the way to the first
+		// form. Until then a reload still finds the token in the address.
+		fromFragment := l.Token != ""
+		whenIdle(func() {
+			if fromFragment {
+				storeLink(l)
+			}
+			clearFragment()
+		})
 	}
 	if l.Token == "" {
 		w.noLink = true
@@ -42,7 +53,8 @@ func (w *widget) connect(ctx app.Context) {
 // when the page's own link says where to connect (client.Predial): not
 // inside another page's frame, where the link arrives later by message,
 // nor on a static site, whose config.json may name another bridge. The
-// fragment is only read here; connect reads it again and clears it.
+// fragment is only read here; connect reads it again and, once the page
+// is idle, clears it.
 func predial() {
 	if !app.IsClient || embed.Static() {
 		return

@@ -28,3 +28,17 @@ func TestRefusedTokenStops(t *testing.T) {
 		t.Error("the token stays in the address bar")
 	}
 }
+
+// TestTokenLeavesAddressBar: once the page is up, the token is taken out
+// of the address bar and kept in the tab's session storage, from where a
+// reload reads it.
+func TestTokenLeavesAddressBar(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	openWidget(t, ctx, b)
+	waitJS(t, ctx, "the token to leave the address bar", `!location.href.includes("token=")`)
+	if got := eval[string](t, ctx, `JSON.parse(sessionStorage.getItem("formbridge.link") || "{}").token || ""`); got != b.Token {
+		t.Errorf("session storage keeps token %q, want the link's", got)
+	}
+	do(t, ctx, "reload", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`[data-connection="online"]`)))
+}
