@@ -3,8 +3,8 @@
 // (fonts, the controls' inner parts, style caches: 25 to 60 ms on a
 // fresh tab of a small machine), and the widget would otherwise pay it
 // when it focuses the first field of the first form, with the person
-// waiting. Done here, in time the page spends idle, the real form's
-// layout takes about a third of that.
+// waiting. Done here, while the page waits for the wasm, it leaves the
+// real form's layout about a third of that.
 //
 // The sample is never painted or announced: it is hidden, inert and out
 // of the accessibility tree, and removed in the same task that adds it.
@@ -38,9 +38,11 @@
     box.remove();
   };
 
-  // After the parse, when the page is idle: go-app's loader (an earlier
-  // deferred script) has asked for the wasm by then.
-  const later = () => (window.requestIdleCallback ? requestIdleCallback(warm, { timeout: 300 }) : setTimeout(warm, 0));
+  // Right after the parse: go-app's loader (an earlier deferred script)
+  // has asked for the wasm, which takes far longer to arrive and compile.
+  // Not requestIdleCallback: while the loader streams the wasm the page
+  // seldom looks idle, and its timeout fell about when the wasm starts.
+  const later = () => setTimeout(warm, 0);
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", later, { once: true });
   else later();
 })();
