@@ -2,6 +2,7 @@ package ui
 
 import (
 	"errors"
+	"time"
 
 	"github.com/formbridge/formbridge/app/client"
 	"github.com/formbridge/formbridge/app/embed"
@@ -30,16 +31,18 @@ func (w *widget) connect(ctx app.Context) {
 	}
 	if fragment != "" {
 		// Keep the link for a reload, which has no fragment, and take the
-		// token out of the address bar: later, when the page is idle, as
-		// each costs up to ~15 ms on a fresh tab, on the way to the first
-		// form. Until then a reload still finds the token in the address.
+		// token out of the address bar, but not on the way to the first
+		// form: each costs up to ~15 ms on a fresh tab. keepLinkNow runs
+		// it once the bridge has sent what is pending; until then a reload
+		// still finds the token in the address.
 		fromFragment := l.Token != ""
-		whenIdle(func() {
+		w.keepLink = func() {
 			if fromFragment {
 				storeLink(l)
 			}
 			clearFragment()
-		})
+		}
+		after(ctx, keepLinkWithin, func(app.Context) { w.keepLinkNow() })
 	}
 	if l.Token == "" {
 		w.noLink = true
@@ -47,6 +50,18 @@ func (w *widget) connect(ctx app.Context) {
 		return
 	}
 	w.resolve(ctx, pageURL, l)
+}
+
+// keepLinkWithin bounds how long the token stays in the address bar when
+// the bridge is slow to answer, or never does.
+const keepLinkWithin = 3 * time.Second
+
+// keepLinkNow has w.keepLink run, once, when the page is next idle.
+func (w *widget) keepLinkNow() {
+	if f := w.keepLink; f != nil {
+		w.keepLink = nil
+		whenIdle(f)
+	}
 }
 
 // predial starts the WebSocket handshake before go-app builds the page,
@@ -146,8 +161,14 @@ func (w *widget) onClientEvent(ctx app.Context, e client.Event) {
 		if unauthorized {
 			// A reload must not retry a token the bridge refused.
 			ctx.SessionStorage().Del(linkKey)
+			if w.keepLink != nil {
+				w.keepLink = clearFragment
+			}
 		}
 		w.onFatal(unauthorized)
+	}
+	if e.Synced != nil || e.Fatal != nil {
+		w.keepLinkNow() // what was pending is on screen, or never will be
 	}
 	// app/embed: word a bridge on another origin that never answered, and
 	// tell an embedding page what changed (never what was answered).

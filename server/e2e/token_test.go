@@ -27,6 +27,9 @@ func TestRefusedTokenStops(t *testing.T) {
 	if eval[bool](t, ctx, `location.href.includes("not-the-token")`) {
 		t.Error("the token stays in the address bar")
 	}
+	if got := eval[string](t, ctx, `sessionStorage.getItem("formbridge.link") || ""`); got != "" {
+		t.Errorf("the refused link is kept for a reload: %s", got)
+	}
 }
 
 // TestTokenLeavesAddressBar: once the page is up, the token is taken out
