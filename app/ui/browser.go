@@ -10,44 +10,21 @@ import (
 // makes. Each is a no-op on the host (tests, prerendering), where go-app
 // has no JavaScript.
 
-// readFragment returns the page's URL and its fragment.
+// readFragment returns the page's URL fragment and removes it from the
+// address bar, so the token is not left on screen, in bookmarks or in
+// screen shares.
 func readFragment() (pageURL, fragment string) {
 	if !app.IsClient {
 		return "", ""
 	}
 	loc := app.Window().Get("location")
-	return loc.Get("href").String(), loc.Get("hash").String()
-}
-
-// clearFragment removes the fragment from the address bar, so the token
-// is not left on screen, in bookmarks or in screen shares.
-func clearFragment() {
-	if !app.IsClient {
-		return
+	pageURL = loc.Get("href").String()
+	fragment = loc.Get("hash").String()
+	if fragment != "" {
+		clean := loc.Get("pathname").String() + loc.Get("search").String()
+		app.Window().Get("history").Call("replaceState", nil, "", clean)
 	}
-	loc := app.Window().Get("location")
-	app.Window().Get("history").Call("replaceState", nil, "", loc.Get("pathname").String()+loc.Get("search").String())
-}
-
-// whenIdle runs fn once the page has a moment to spare (the browser's
-// requestIdleCallback, at most a second away), or at once in a browser
-// without it.
-func whenIdle(fn func()) {
-	if !app.IsClient {
-		return
-	}
-	win := app.Window()
-	if !win.Get("requestIdleCallback").Truthy() {
-		fn()
-		return
-	}
-	var cb app.Func
-	cb = app.FuncOf(func(app.Value, []app.Value) any {
-		cb.Release()
-		fn()
-		return nil
-	})
-	win.Call("requestIdleCallback", cb, map[string]any{"timeout": 1000})
+	return pageURL, fragment
 }
 
 // storeLink keeps l in this tab's session storage as go-app's

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"errors"
-	"time"
 
 	"github.com/formbridge/formbridge/app/client"
 	"github.com/formbridge/formbridge/app/embed"
@@ -28,21 +27,8 @@ func (w *widget) connect(ctx app.Context) {
 	l := parseFragment(fragment)
 	if l.Token == "" {
 		ctx.SessionStorage().Get(linkKey, &l)
-	}
-	if fragment != "" {
-		// Keep the link for a reload, which has no fragment, and take the
-		// token out of the address bar, but not on the way to the first
-		// form: each costs up to ~15 ms on a fresh tab. keepLinkNow runs
-		// it once the bridge has sent what is pending; until then a reload
-		// still finds the token in the address.
-		fromFragment := l.Token != ""
-		w.keepLink = func() {
-			if fromFragment {
-				storeLink(l)
-			}
-			clearFragment()
-		}
-		after(ctx, keepLinkWithin, func(app.Context) { w.keepLinkNow() })
+	} else {
+		storeLink(l) // for a reload, which has no fragment
 	}
 	if l.Token == "" {
 		w.noLink = true
@@ -52,24 +38,11 @@ func (w *widget) connect(ctx app.Context) {
 	w.resolve(ctx, pageURL, l)
 }
 
-// keepLinkWithin bounds how long the token stays in the address bar when
-// the bridge is slow to answer, or never does.
-const keepLinkWithin = 3 * time.Second
-
-// keepLinkNow has w.keepLink run, once, when the page is next idle.
-func (w *widget) keepLinkNow() {
-	if f := w.keepLink; f != nil {
-		w.keepLink = nil
-		whenIdle(f)
-	}
-}
-
 // predial starts the WebSocket handshake before go-app builds the page,
 // when the page's own link says where to connect (client.Predial): not
 // inside another page's frame, where the link arrives later by message,
 // nor on a static site, whose config.json may name another bridge. The
-// fragment is only read here; connect reads it again and, once the page
-// is idle, clears it.
+// fragment is only read here; connect reads it again and clears it.
 func predial() {
 	if !app.IsClient || embed.Static() {
 		return
@@ -161,14 +134,8 @@ func (w *widget) onClientEvent(ctx app.Context, e client.Event) {
 		if unauthorized {
 			// A reload must not retry a token the bridge refused.
 			ctx.SessionStorage().Del(linkKey)
-			if w.keepLink != nil {
-				w.keepLink = clearFragment
-			}
 		}
 		w.onFatal(unauthorized)
-	}
-	if e.Synced != nil || e.Fatal != nil {
-		w.keepLinkNow() // what was pending is on screen, or never will be
 	}
 	// app/embed: word a bridge on another origin that never answered, and
 	// tell an embedding page what changed (never what was answered).

@@ -48,7 +48,6 @@ type widget struct {
 	watch *embed.Watch // words a bridge on another origin that never answers
 
 	flushQueued atomic.Bool // renderNow's flush is queued and has not run
-	keepLink    func()      // stores the link and clears the address bar; nil once scheduled
 }
 
 // tickEvery is how often countdowns and "how long ago" are refreshed.
