@@ -270,19 +270,27 @@ func TestNoExternalHostOrFetchHijack(t *testing.T) {
 	}
 }
 
+// deferredScript finds the page's script tag for the web folder's file
+// name, which must load deferred from a versioned URL, and returns that
+// URL and where the tag starts in page.
+func deferredScript(t *testing.T, page, name string) (src string, at int) {
+	t.Helper()
+	// go-app writes attributes in no fixed order.
+	m := regexp.MustCompile(`<script( [^>]*)? src="(/v/[^"]+/web/` + regexp.QuoteMeta(name) + `)"( [^>]*)?>`).FindStringSubmatchIndex(page)
+	if m == nil || !strings.Contains(page[m[0]:m[1]], " defer") {
+		t.Fatalf("the page does not load %s deferred from a versioned URL:\n%s", name, page)
+	}
+	return page[m[4]:m[5]], m[0]
+}
+
 // Scripts (the demo's panel) load deferred from their immutable URL; a
 // script the web folder does not hold is a start-up error, not a 404.
 func TestScripts(t *testing.T) {
 	h := newSite(t, &Options{WebDir: webDir(t, ""), Scripts: []string{"/web/demo.js"}})
-	page := string(get(t, h, "/").body)
-	// go-app writes attributes in no fixed order.
-	m := regexp.MustCompile(`<script( [^>]*)? src="(/v/[^"]+/web/demo\.js)"( [^>]*)?>`).FindStringSubmatch(page)
-	if m == nil || !strings.Contains(m[1]+m[3], "defer") {
-		t.Fatalf("the page does not load demo.js deferred from a versioned URL:\n%s", page)
-	}
-	res := get(t, h, m[2])
+	src, _ := deferredScript(t, string(get(t, h, "/").body), "demo.js")
+	res := get(t, h, src)
 	if res.code != http.StatusOK || string(res.body) != "// demo" || !strings.Contains(res.header.Get("Cache-Control"), "immutable") {
-		t.Errorf("GET %s = %d %q, Cache-Control %q", m[2], res.code, res.body, res.header.Get("Cache-Control"))
+		t.Errorf("GET %s = %d %q, Cache-Control %q", src, res.code, res.body, res.header.Get("Cache-Control"))
 	}
 	if page := string(get(t, newSite(t, &Options{WebDir: webDir(t, "")}), "/").body); strings.Contains(page, "demo.js") {
 		t.Error("a page without Scripts loads demo.js")
@@ -299,11 +307,8 @@ func TestScripts(t *testing.T) {
 // one (a floor of the benchmarks) gives a page without it.
 func TestWarmupScript(t *testing.T) {
 	page := string(get(t, newSite(t, &Options{WebDir: webDir(t, ""), Scripts: []string{"/web/demo.js"}}), "/").body)
-	warm := regexp.MustCompile(`<script( [^>]*)? src="/v/[^"]+/web/warmup\.js"( [^>]*)?>`).FindStringSubmatchIndex(page)
-	if warm == nil || !strings.Contains(page[warm[0]:warm[1]], "defer") {
-		t.Fatalf("the page does not load warmup.js deferred from a versioned URL:\n%s", page)
-	}
-	if demo := strings.Index(page, "/web/demo.js"); demo < 0 || demo < warm[0] {
+	_, warm := deferredScript(t, page, "warmup.js")
+	if demo := strings.Index(page, "/web/demo.js"); demo < 0 || demo < warm {
 		t.Errorf("demo.js is missing or linked before warmup.js:\n%s", page)
 	}
 	dir := webDir(t, "")
