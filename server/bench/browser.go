@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/formbridge/formbridge/server/hub"
+	"github.com/formbridge/formbridge/server/site"
 )
 
 // Page-load target of issue 6: the widget's page within this many times
@@ -202,7 +203,7 @@ func webFolder(repoWeb, dir string, widget bool) error {
 		if d.IsDir() {
 			return os.MkdirAll(filepath.Join(dir, rel), 0o755)
 		}
-		if strings.HasPrefix(d.Name(), "app.wasm") || strings.HasSuffix(d.Name(), ".go") || (!widget && d.Name() == "warmup.js") {
+		if strings.HasPrefix(d.Name(), "app.wasm") || strings.HasSuffix(d.Name(), ".go") || (!widget && d.Name() == site.WarmupScript) {
 			return nil
 		}
 		b, err := os.ReadFile(p)

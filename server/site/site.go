@@ -93,19 +93,20 @@ func New(opts *Options) (http.Handler, error) {
 	return s, nil
 }
 
-// warmupScript lays out a hidden sample form while the wasm loads, so the
-// first real form does not pay a tab's first layout of form controls.
-const warmupScript = "warmup.js"
+// WarmupScript is the web folder's file that lays out a hidden sample
+// form while the wasm loads, so the first real form does not pay a tab's
+// first layout of form controls. Pages link it when the folder has it.
+const WarmupScript = "warmup.js"
 
 // widgetScripts are the scripts of the web folder every widget page
 // loads, deferred, after go-app's loader: the warm-up, when the folder
 // has it (a folder for some other go-app program, like the benchmarks'
 // floors, does not).
 func widgetScripts(files *assets) []string {
-	if files.files[warmupScript] == nil {
+	if files.files[WarmupScript] == nil {
 		return nil
 	}
-	return []string{"/web/" + warmupScript + " defer"}
+	return []string{"/web/" + WarmupScript + " defer"}
 }
 
 // newAppHandler is go-app's handler as both the bridge's page and the
