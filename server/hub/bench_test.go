@@ -101,8 +101,8 @@ func BenchmarkPendingMemory(b *testing.B) {
 			for h.Pending("default") < b.N {
 				runtime.Gosched()
 			}
-			// Two collections: the first shrinks the callers' stacks grown
-			// while parsing, as a running bridge's periodic collections would.
+			// Two collections, as a running bridge's periodic ones: they
+			// shrink any stack grown well past what its goroutine now uses.
 			runtime.GC()
 			runtime.GC()
 			runtime.ReadMemStats(&after)

@@ -61,7 +61,7 @@ func spliceCreate(id string, params json.RawMessage, st *stamp, view []byte) ([]
 	}
 	p := bytes.TrimSpace(params)
 	rest := bytes.TrimSpace(p[1:])
-	r := st.requester
+	r := &st.requester
 	b := make([]byte, 0, len(p)+len(view)+len(id)+len(r.Name)+len(r.Title)+len(r.Version)+224)
 	b = append(b, `{"jsonrpc":"2.0","id":"`...)
 	b = append(b, id...)
@@ -81,7 +81,7 @@ func spliceCreate(id string, params json.RawMessage, st *stamp, view []byte) ([]
 // RequestView's members, encoded once per params, see newParsed) is
 // copied as is.
 func appendMeta(b []byte, st *stamp, view []byte) []byte {
-	r := st.requester
+	r := &st.requester
 	b = append(b, `{"requester":{"name":`...)
 	b = appendString(b, r.Name)
 	if r.Title != "" {
@@ -109,8 +109,7 @@ func appendMeta(b []byte, st *stamp, view []byte) []byte {
 func appendString(b []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			q, _ := json.Marshal(s) // a string always encodes
-			return append(b, q...)
+			return appendEscaped(b, s)
 		}
 	}
 	b = append(b, '"')
@@ -118,10 +117,60 @@ func appendString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
+// appendEscaped is appendString's rare case, out of line so that
+// encoding/json's frames are not on a caller's stack for the usual one.
+//
+//go:noinline
+func appendEscaped(b []byte, s string) []byte {
+	q, _ := json.Marshal(s) // a string always encodes
+	return append(b, q...)
+}
+
 // appendTime appends t as time.Time's MarshalJSON does (RFC 3339 with
 // the fraction's trailing zeros cut). Years outside 0..9999, which it
-// refuses, cannot occur: t is now, or now plus at most a day.
+// refuses, cannot occur: t is now, or now plus at most a day. A UTC time,
+// what the hub stamps, is written digit by digit: time's own formatter
+// alone would take a waiting caller past Go's smallest stack (see
+// Hub.submit).
 func appendTime(b []byte, t time.Time) []byte {
+	y, mo, d := t.Date()
+	if t.Location() != time.UTC || y < 0 || y > 9999 {
+		return appendTimeFormatted(b, t)
+	}
+	sod := int(t.Unix() % 86400) // UTC: no leap seconds, and a day of 86400 s
+	if sod < 0 {
+		sod += 86400
+	}
+	h, mi, s := sod/3600, sod/60%60, sod%60
+	buf := [...]byte{'"', 0, 0, 0, 0, '-', 0, 0, '-', 0, 0, 'T', 0, 0, ':', 0, 0, ':', 0, 0, '.', 0, 0, 0, 0, 0, 0, 0, 0, 0}
+	putDigits(buf[1:5], y)
+	putDigits(buf[6:8], int(mo))
+	putDigits(buf[9:11], d)
+	putDigits(buf[12:14], h)
+	putDigits(buf[15:17], mi)
+	putDigits(buf[18:20], s)
+	n := 20
+	if ns := t.Nanosecond(); ns != 0 {
+		putDigits(buf[21:30], ns)
+		n = 30
+		for buf[n-1] == '0' {
+			n--
+		}
+	}
+	b = append(b, buf[:n]...)
+	return append(b, 'Z', '"')
+}
+
+// putDigits writes v, which is not negative, into all of dst.
+func putDigits(dst []byte, v int) {
+	for i := len(dst) - 1; i >= 0; i-- {
+		dst[i] = byte('0' + v%10)
+		v /= 10
+	}
+}
+
+//go:noinline
+func appendTimeFormatted(b []byte, t time.Time) []byte {
 	b = append(b, '"')
 	b = t.AppendFormat(b, time.RFC3339Nano)
 	return append(b, '"')

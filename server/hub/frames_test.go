@@ -2,6 +2,7 @@ package hub
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -157,4 +158,34 @@ func mustParsed(t *testing.T, params string) *parsed {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// appendTime writes what time.Time's MarshalJSON writes, for the UTC times
+// it writes digit by digit and for the rest.
+func TestAppendTime(t *testing.T) {
+	times := []time.Time{
+		time.Date(2026, 12, 2, 16, 46, 39, 0, time.UTC),
+		time.Date(2026, 12, 2, 16, 46, 39, 120_000_000, time.UTC),
+		time.Date(2024, 2, 29, 23, 59, 59, 999_999_999, time.UTC),
+		time.Date(1969, 12, 31, 23, 59, 59, 1, time.UTC),
+		time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(9999, 12, 31, 23, 59, 59, 100, time.UTC),
+		time.Date(2026, 6, 1, 12, 0, 0, 5_000_000, time.FixedZone("CEST", 2*3600)),
+		time.Date(2026, 6, 1, 12, 0, 0, 0, time.Local),
+		time.Unix(0, 0), // local
+	}
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		sec := rnd.Int64N(253402300800+62167219200) - 62167219200 // years 0..9999
+		times = append(times, time.Unix(sec, rnd.Int64N(1e9)).UTC(), time.Unix(sec, rnd.Int64N(1000)*1e6).UTC())
+	}
+	for _, tm := range times {
+		want, err := tm.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := appendTime([]byte("x"), tm); string(got) != "x"+string(want) {
+			t.Fatalf("appendTime(%v) = %s, want x%s", tm, got, want)
+		}
+	}
 }

@@ -56,11 +56,19 @@ func (pc *parseCache) parse(params []byte) (*parsed, error) {
 	if e != nil && bytes.Equal(e.params, params) {
 		return e.p, nil
 	}
+	return pc.parseAndKeep(key, params)
+}
+
+// parseAndKeep is parse's miss, out of line so that a hit, the usual case,
+// keeps a caller's stack small (TestElicitStack).
+//
+//go:noinline
+func (pc *parseCache) parseAndKeep(key uint64, params []byte) (*parsed, error) {
 	p, err := parseRequest(params)
 	if err != nil {
 		return nil, err
 	}
-	e = &parsedEntry{params: bytes.Clone(params), p: p}
+	e := &parsedEntry{params: bytes.Clone(params), p: p}
 	pc.mu.Lock()
 	defer pc.mu.Unlock()
 	if pc.entries == nil {

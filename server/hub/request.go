@@ -61,10 +61,19 @@ type request struct {
 // A caller that can wait without a goroutine of its own uses Submit.
 func (h *Hub) Elicit(ctx context.Context, channel string, requester wire.Implementation, params json.RawMessage, opts *ElicitOptions) (*wire.ElicitResult, error) {
 	r := &request{done: make(chan struct{})}
-	c, res, err := h.submit(ctx, channel, requester, params, opts, r)
+	c, res, err := h.submit(ctx, channel, &requester, params, opts, r)
 	if c == nil {
 		return res, err
 	}
+	return c.wait(ctx, r)
+}
+
+// wait blocks until r settles or ctx ends. It is not inlined into Elicit
+// so that its frame (the select's) is not on the stack while submit runs:
+// see TestElicitStack.
+//
+//go:noinline
+func (c *channel) wait(ctx context.Context, r *request) (*wire.ElicitResult, error) {
 	select {
 	case <-r.done:
 	case <-ctx.Done():
@@ -74,8 +83,7 @@ func (h *Hub) Elicit(ctx context.Context, channel string, requester wire.Impleme
 		// An answer won the race with the caller leaving: report it.
 		<-r.done
 	}
-	res = &wire.ElicitResult{Action: r.result.Action, Content: r.result.Content}
-	return res, nil
+	return &wire.ElicitResult{Action: r.result.Action, Content: r.result.Content}, nil
 }
 
 // Submit is Elicit for a caller that can wait without a goroutine (an
@@ -91,7 +99,7 @@ func (h *Hub) Elicit(ctx context.Context, channel string, requester wire.Impleme
 // place in the channel and, when ctx can end, a context.AfterFunc.
 func (h *Hub) Submit(ctx context.Context, channel string, requester wire.Implementation, params json.RawMessage, opts *ElicitOptions, done func(*wire.ElicitResult, error)) {
 	r := &request{cb: done}
-	c, res, err := h.submit(ctx, channel, requester, params, opts, r)
+	c, res, err := h.submit(ctx, channel, &requester, params, opts, r)
 	if c == nil {
 		done(res, err)
 		return
@@ -123,7 +131,13 @@ func (h *Hub) Submit(ctx context.Context, channel string, requester wire.Impleme
 
 // submit checks params, and queues r on the channel. A nil channel means
 // the request was not queued and res, err are the caller's answer.
-func (h *Hub) submit(ctx context.Context, channel string, requester wire.Implementation, params json.RawMessage, opts *ElicitOptions, r *request) (c *channel, res *wire.ElicitResult, err error) {
+//
+// A caller blocked in Elicit keeps the stack its goroutine grew to while
+// asking, for as long as it waits. So the way through here stays within
+// Go's smallest goroutine stack (TestElicitStack): each step is a call of
+// its own, kept out of line, so that no two steps' frames are on the stack
+// at once, and rare paths (errors, a cache miss) have frames of their own.
+func (h *Hub) submit(ctx context.Context, channel string, requester *wire.Implementation, params json.RawMessage, opts *ElicitOptions, r *request) (c *channel, res *wire.ElicitResult, err error) {
 	c, err = h.channel(channel)
 	if err != nil {
 		return nil, nil, err
@@ -135,28 +149,16 @@ func (h *Hub) submit(ctx context.Context, channel string, requester wire.Impleme
 	if err != nil {
 		return nil, nil, invalidParams(err)
 	}
-	timeout := h.opts.Timeout
-	if opts != nil && opts.Timeout > 0 {
-		timeout = opts.Timeout
-	}
-	now := time.Now()
-	r.id = h.idPrefix + "-" + strconv.FormatUint(h.seq.Add(1), 36)
-	r.parsed = p
-	r.url = p.isURL()
-	r.deadline = h.clock(now) + int64(timeout)
-	r.index = -1
-	st := stamp{
-		requester: boundRequester(requester),
-		created:   now.UTC().Truncate(time.Millisecond),
-		expires:   now.Add(timeout).UTC().Truncate(time.Millisecond),
-	}
-	if canSplice(params) && c.widgets.Load() == 0 {
-		// No widget to send it to: encode it when one comes (encoding
-		// these params cannot fail). With widgets, encode it now,
-		// outside the channel's lock.
-		r.unsent = &unsentFrame{params: params, stamp: st}
-	} else if r.frame, err = encodeCreate(r.id, params, &st, p.view); err != nil {
-		return nil, nil, &wire.Error{Code: wire.CodeInvalidParams, Message: err.Error()}
+	now, timeout := r.start(h, p, opts)
+	// What the frame is made of goes to the heap, not onto this stack.
+	// With no widget to send it to, the frame is encoded when one comes
+	// (encoding these params cannot fail); with widgets, now, outside
+	// the channel's lock.
+	r.keepUnsent(requester, params, now, timeout)
+	if !canSplice(params) || c.widgets.Load() > 0 {
+		if err := r.encodeNow(); err != nil {
+			return nil, nil, err
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err // gone before it was asked: no widget sees it
@@ -168,6 +170,49 @@ func (h *Hub) submit(ctx context.Context, channel string, requester wire.Impleme
 		return nil, nil, err
 	}
 	return c, nil, nil
+}
+
+// start gives r its id and deadline, and returns the time it was asked
+// and its timeout.
+//
+//go:noinline
+func (r *request) start(h *Hub, p *parsed, opts *ElicitOptions) (now time.Time, timeout time.Duration) {
+	timeout = h.opts.Timeout
+	if opts != nil && opts.Timeout > 0 {
+		timeout = opts.Timeout
+	}
+	now = time.Now()
+	r.id = h.idPrefix + "-" + strconv.FormatUint(h.seq.Add(1), 36)
+	r.parsed = p
+	r.url = p.isURL()
+	r.deadline = h.clock(now) + int64(timeout)
+	r.index = -1
+	return now, timeout
+}
+
+// keepUnsent keeps what r's frame is made of, to encode it later.
+//
+//go:noinline
+func (r *request) keepUnsent(requester *wire.Implementation, params json.RawMessage, now time.Time, timeout time.Duration) {
+	u := &unsentFrame{params: params}
+	u.stamp.set(requester, now, timeout)
+	r.unsent = u
+}
+
+// encodeNow encodes r's frame from what keepUnsent kept.
+//
+//go:noinline
+func (r *request) encodeNow() error {
+	u := r.unsent
+	frame, ok := spliceCreate(r.id, u.params, &u.stamp, r.parsed.view)
+	if !ok {
+		var err error
+		if frame, err = encodeCreate(r.id, u.params, &u.stamp, r.parsed.view); err != nil {
+			return &wire.Error{Code: wire.CodeInvalidParams, Message: err.Error()}
+		}
+	}
+	r.frame, r.unsent = frame, nil
+	return nil
 }
 
 // unsentFrame is what encodeCreate needs, kept until a widget needs the
@@ -210,9 +255,23 @@ func (r *request) finish() {
 // person and comes from a server or an HTTP caller, so it is untrusted.
 const maxRequesterText = 200
 
-// boundRequester shortens overlong requester fields rather than refuse
-// the request: a long name is no reason not to ask.
-func boundRequester(r wire.Implementation) wire.Implementation {
+// set stamps a request asked by requester at now. Overlong requester
+// fields are shortened rather than refused: a long name is no reason not
+// to ask.
+func (st *stamp) set(requester *wire.Implementation, now time.Time, timeout time.Duration) {
+	st.requester = *requester
+	if len(requester.Name) > maxRequesterText || len(requester.Title) > maxRequesterText || len(requester.Version) > maxRequesterText {
+		st.requester = cutRequester(requester)
+	}
+	st.created = now.UTC().Truncate(time.Millisecond)
+	st.expires = now.Add(timeout).UTC().Truncate(time.Millisecond)
+}
+
+// cutRequester is set's rare case, out of line: its buffers would
+// otherwise sit on every caller's stack.
+//
+//go:noinline
+func cutRequester(r *wire.Implementation) wire.Implementation {
 	cut := func(s string) string {
 		if utf8.RuneCountInString(s) <= maxRequesterText {
 			return s
@@ -224,6 +283,8 @@ func boundRequester(r wire.Implementation) wire.Implementation {
 
 // invalidParams turns a ParseRequest error into the JSON-RPC error the
 // caller passes on, with the problems as data.
+//
+//go:noinline
 func invalidParams(err error) *wire.Error {
 	var se *elicit.SchemaError
 	if errors.As(err, &se) {
@@ -237,6 +298,31 @@ func invalidParams(err error) *wire.Error {
 func (c *channel) add(r *request, now time.Time) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if err := c.admit(now); err != nil {
+		return err
+	}
+	c.pending[r.id] = r
+	if c.tail == nil {
+		c.head, c.tail = r, r
+	} else {
+		r.prev, c.tail.next, c.tail = c.tail, r, r
+	}
+	c.pushExpiry(r, c.h.clock(now))
+	if r.url {
+		c.trackURL(r.parsed.elicitationID())
+	}
+	if len(c.sessions) > 0 {
+		c.offer(r)
+	}
+	return nil
+}
+
+// admit says whether c takes one more request now, under its limits.
+// The caller holds c.mu. Like offer, it is out of line to keep add's
+// frame small (see submit).
+//
+//go:noinline
+func (c *channel) admit(now time.Time) error {
 	switch {
 	case errors.Is(c.gone, ErrChannelDeleted):
 		return ErrNoChannel
@@ -256,22 +342,19 @@ func (c *channel) add(r *request, now time.Time) error {
 			Data:    RateLimitData{RetryAfterSeconds: int(wait/time.Second) + 1},
 		}
 	}
-	c.pending[r.id] = r
-	if c.tail == nil {
-		c.head, c.tail = r, r
-	} else {
-		r.prev, c.tail.next, c.tail = c.tail, r, r
-	}
-	c.pushExpiry(r, c.h.clock(now))
-	if r.url {
-		c.trackURL(r.parsed.elicitationID())
-	}
+	return nil
+}
+
+// offer sends r to every widget on c that can show it. The caller holds
+// c.mu.
+//
+//go:noinline
+func (c *channel) offer(r *request) {
 	for s := range c.sessions {
 		if s.canShow(r) {
 			s.push(r.encoded())
 		}
 	}
-	return nil
 }
 
 // RateLimitData is the data of a -32002 error.

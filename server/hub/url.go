@@ -37,6 +37,10 @@ type urlState struct{ seq uint64 }
 // send complete must not grow it without end.
 const maxURLs = 1024
 
+// trackURL notes eid. It is out of line so that its map walk does not
+// sit in channel.add's frame (see Hub.submit).
+//
+//go:noinline
 func (c *channel) trackURL(eid string) {
 	c.urlSeq++
 	c.urls[eid] = &urlState{seq: c.urlSeq}
