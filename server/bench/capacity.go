@@ -70,7 +70,7 @@ func benchCapacity(ctx context.Context, c *config, r *report) error {
 	s.printf("Resident memory of the bridge's own process (VmRSS from /proc/self/status), after a garbage collection that returns free memory to the system, before and after; %d runs. ", runs)
 	s.printf("Idle widgets: %d simulated widgets connect from a child process and say hello, then stay idle; the reference is as many bare coder/websocket connections to a plain server that accepts them with the gateway's options and keeps one goroutine reading each (not a floor: the gateway can, and does, hold a connection more leanly than that). ", nw)
 	s.printf("Pending requests: %d requests (the small form of the other benchmarks) with no widget connected, held two ways: Go API callers blocked in `hub.Elicit`, whose goroutines are counted, and `hub.Submit` with a callback, as the HTTP API holds them (its handler's goroutine is net/http's, not counted here). ", np)
-	s.printf("A goroutine that has done any real work keeps a stack of 4 KiB at least (Go starts each at 2 KiB, of which it keeps about 900 bytes in reserve, so even a few nested calls double it; it halves a stack only when under a quarter is in use, counting 800 bytes of headroom), so a blocked caller costs that whatever the hub does; the stack row says how much of the figure is the callers' stacks (the runtime's StackInuse before and after).\n\n")
+	s.printf("A blocked caller keeps the stack its call grew to (Go starts a goroutine at 2 KiB, or more after a collection that saw deep stacks, and halves a stack only when under a quarter of it is in use, counting 800 bytes of headroom), so the hub keeps all of Elicit's path within 2 KiB (TestElicitStack in server/hub); the stack row says how much of the figure is the callers' stacks (the runtime's StackInuse before and after).\n\n")
 	s.table([]string{"", "median", "largest", "target"}, [][]string{
 		{"resident memory per idle widget", kib(perWidget.median()), kib(perWidget.quantile(1)), kib(idleBytesTarget)},
 		{"goroutines per idle widget", fmt.Sprintf("%.2f", goroutines.median()), fmt.Sprintf("%.2f", goroutines.quantile(1)), ""},
@@ -213,8 +213,8 @@ func pendingRun(ctx context.Context, n int, submit bool) (perRequest, perStack f
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	// A second collection: the first shrinks the callers' stacks, grown
-	// while parsing, as a running bridge's periodic collections would.
+	// Another collection, as a running bridge's periodic ones: it
+	// shrinks any stack grown well past what its goroutine now uses.
 	runtime.GC()
 	after, err := settledRSS()
 	if err != nil {
