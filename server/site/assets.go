@@ -37,12 +37,18 @@ const (
 	encodingGzip   = "gzip"
 )
 
+// brotliSlack is how much older than its file a brotli copy may be: a
+// folder copied without keeping times can write the copy a moment before
+// the file; a rebuild comes later than that.
+const brotliSlack = 2 * time.Second
+
 // asset is one file of the web folder, held in memory with its
 // precompressed copies when the folder has them.
 type asset struct {
 	name        string
 	contentType string
 	hash        string            // hex sha-256 of the raw bytes
+	modTime     time.Time         // zero in an embedded folder
 	variants    map[string][]byte // "" (raw), "br", "gzip"
 }
 
@@ -56,9 +62,17 @@ type assets struct {
 // than files of their own; Go sources (the embedding package) are left out.
 func loadAssets(fsys fs.FS) (*assets, error) {
 	a := &assets{files: map[string]*asset{}}
-	compressed := map[string][]byte{}
+	type copyFile struct {
+		b       []byte
+		modTime time.Time
+	}
+	compressed := map[string]copyFile{}
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || strings.HasSuffix(p, ".go") {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
 			return err
 		}
 		b, err := fs.ReadFile(fsys, p)
@@ -66,7 +80,7 @@ func loadAssets(fsys fs.FS) (*assets, error) {
 			return err
 		}
 		if strings.HasSuffix(p, ".br") || strings.HasSuffix(p, ".gz") {
-			compressed[p] = b
+			compressed[p] = copyFile{b, info.ModTime()}
 			return nil
 		}
 		sum := sha256.Sum256(b)
@@ -74,6 +88,7 @@ func loadAssets(fsys fs.FS) (*assets, error) {
 			name:        p,
 			contentType: contentType(p),
 			hash:        hex.EncodeToString(sum[:]),
+			modTime:     info.ModTime(),
 			variants:    map[string][]byte{"": b},
 		}
 		return nil
@@ -81,13 +96,13 @@ func loadAssets(fsys fs.FS) (*assets, error) {
 	if err != nil {
 		return nil, fmt.Errorf("failed to read the web folder: %w", err)
 	}
-	for p, b := range compressed {
+	for p, c := range compressed {
 		base, enc := strings.TrimSuffix(p, ".br"), encodingBrotli
 		if strings.HasSuffix(p, ".gz") {
 			base, enc = strings.TrimSuffix(p, ".gz"), encodingGzip
 		}
-		if f := a.files[base]; f != nil && fresh(f, enc, b) {
-			f.variants[enc] = b
+		if f := a.files[base]; f != nil && fresh(f, enc, c.b, c.modTime) {
+			f.variants[enc] = c.b
 		}
 	}
 	names := make([]string, 0, len(a.files))
@@ -104,15 +119,17 @@ func loadAssets(fsys fs.FS) (*assets, error) {
 }
 
 // fresh reports whether a precompressed copy can stand for f: not empty
-// (a compressor still running), and for gzip, which the standard library
-// reads, decoding to exactly f's bytes (not left over from an older
-// build). A stale copy is dropped and the raw file served instead.
-func fresh(f *asset, enc string, b []byte) bool {
+// (a compressor still running), and not left over from an older build.
+// A gzip copy, which the standard library reads, must decode to exactly
+// f's bytes. A brotli copy, which it cannot read, must not be older than
+// f by more than brotliSlack (a wasm rebuilt with go build after make
+// wasm). A stale copy is dropped and another coding served instead.
+func fresh(f *asset, enc string, b []byte, modTime time.Time) bool {
 	if len(b) == 0 {
 		return false
 	}
 	if enc != encodingGzip {
-		return true
+		return !modTime.Before(f.modTime.Add(-brotliSlack))
 	}
 	zr, err := gzip.NewReader(bytes.NewReader(b))
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 var (
@@ -347,5 +348,40 @@ func TestStalePrecompressedCopiesAreDropped(t *testing.T) {
 	res := get(t, h, wasmURL(t, h), "Accept-Encoding", "br, gzip")
 	if enc := res.header.Get("Content-Encoding"); enc != "" || !bytes.Equal(res.body, rawWasm) {
 		t.Errorf("served %q-encoded %d bytes, want the raw app.wasm", enc, len(res.body))
+	}
+}
+
+// A brotli copy, which the bridge cannot decode to check, is stale when
+// the wasm was rebuilt after it (go build instead of make wasm).
+func TestBrotliCopyOlderThanTheWasmIsDropped(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		age   time.Duration // of the brotli copy, against the wasm
+		fresh bool
+	}{
+		{"written after the wasm", -time.Minute, true},
+		{"copied a moment before the wasm", time.Second, true},
+		{"older than the wasm", time.Minute, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := webDir(t, "")
+			wasmTime := time.Now().Add(-time.Hour)
+			br := filepath.Join(dir, "app.wasm.br")
+			if err := os.Chtimes(filepath.Join(dir, "app.wasm"), wasmTime, wasmTime); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chtimes(br, wasmTime.Add(-tt.age), wasmTime.Add(-tt.age)); err != nil {
+				t.Fatal(err)
+			}
+			h := newSite(t, &Options{WebDir: dir})
+			res := get(t, h, wasmURL(t, h), "Accept-Encoding", "br, gzip")
+			want := "gzip"
+			if tt.fresh {
+				want = "br"
+			}
+			if enc := res.header.Get("Content-Encoding"); enc != want {
+				t.Errorf("served %q, want %q", enc, want)
+			}
+		})
 	}
 }
