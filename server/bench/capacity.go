@@ -150,8 +150,16 @@ func idleRun(ctx context.Context, n int, floor bool) (float64, float64, error) {
 	if err := cmd.Start(); err != nil {
 		return 0, 0, err
 	}
-	defer cmd.Wait()
-	defer stdin.Close()
+	defer func() {
+		stdin.Close()
+		cmd.Wait()
+		// The next measurement starts once every connection's goroutine
+		// has ended: goroutines still ending would skew its memory, and
+		// their deep stacks the size new goroutines start at.
+		for deadline := time.Now().Add(capacitySettle * 10); runtime.NumGoroutine() > g0 && time.Now().Before(deadline); {
+			time.Sleep(20 * time.Millisecond)
+		}
+	}()
 	line, err := bufio.NewReader(stdout).ReadString('\n')
 	if err != nil || !strings.HasPrefix(line, childReady) {
 		return 0, 0, fmt.Errorf("the widgets' process: %q %v", strings.TrimSpace(line), err)

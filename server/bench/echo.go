@@ -20,6 +20,10 @@ type echoFloor struct {
 	srv   *http.Server
 	conns chan *websocket.Conn
 	url   string
+	// ctx ends at close: Shutdown leaves hijacked connections alone, so
+	// their handlers end on it and close them.
+	ctx    context.Context
+	cancel context.CancelFunc
 }
 
 func startEcho() (*echoFloor, error) { return startFloorServer(false) }
@@ -35,6 +39,7 @@ func startFloorServer(hold bool) (*echoFloor, error) {
 		return nil, err
 	}
 	e := &echoFloor{conns: make(chan *websocket.Conn, 1), url: "ws://" + ln.Addr().String() + "/"}
+	e.ctx, e.cancel = context.WithCancel(context.Background())
 	e.srv = &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c, err := websocket.Accept(w, r, &websocket.AcceptOptions{
 			Subprotocols:    []string{wire.Subprotocol},
@@ -43,17 +48,21 @@ func startFloorServer(hold bool) (*echoFloor, error) {
 		if err != nil {
 			return
 		}
+		defer c.CloseNow()
 		if hold {
 			c.SetReadLimit(readLimit)
 			for {
-				if _, _, err := c.Read(r.Context()); err != nil {
-					c.CloseNow()
+				if _, _, err := c.Read(e.ctx); err != nil {
 					return
 				}
 			}
 		}
-		e.conns <- c
-		<-r.Context().Done() // the connection is driven from outside until the server stops
+		select {
+		case e.conns <- c:
+		case <-e.ctx.Done():
+			return
+		}
+		<-e.ctx.Done() // the connection is driven from outside until the server stops
 	})}
 	go e.srv.Serve(ln)
 	return e, nil
@@ -90,6 +99,7 @@ func roundTrip(ctx context.Context, s *websocket.Conn, frame []byte) (time.Durat
 }
 
 func (e *echoFloor) close() {
+	e.cancel()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	if e.srv.Shutdown(ctx) != nil {
