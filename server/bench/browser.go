@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/formbridge/formbridge/server/hub"
+	"github.com/formbridge/formbridge/server/internal/chromium"
 	"github.com/formbridge/formbridge/server/site"
 )
 
@@ -219,7 +220,7 @@ type pageSites struct {
 }
 
 func benchBrowser(ctx context.Context, c *config, r *report) error {
-	exe, ok := chromiumPath()
+	exe, ok := chromium.Path()
 	if !ok {
 		return fmt.Errorf("Chromium not found (install Debian's chromium, or set FORMBRIDGE_CHROMIUM)")
 	}

@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"syscall"
+
+	"github.com/formbridge/formbridge/server/internal/chromium"
 )
 
 // machine describes where the figures were measured.
@@ -37,26 +39,12 @@ func describeMachine() machine {
 	if syscall.Sysinfo(&si) == nil {
 		m.MemoryMB = int(uint64(si.Totalram) * uint64(si.Unit) >> 20)
 	}
-	if exe, ok := chromiumPath(); ok {
+	if exe, ok := chromium.Path(); ok {
 		if out, err := exec.Command(exe, "--version").Output(); err == nil {
 			m.Chromium = strings.TrimSpace(string(out))
 		}
 	}
 	return m
-}
-
-// chromiumPath finds Chromium as server/e2e does: $FORMBRIDGE_CHROMIUM,
-// then the names distributions install it under.
-func chromiumPath() (string, bool) {
-	if p := os.Getenv("FORMBRIDGE_CHROMIUM"); p != "" {
-		return p, true
-	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p, true
-		}
-	}
-	return "", false
 }
 
 // moduleRoot is the folder holding go.mod, found upwards from here, so

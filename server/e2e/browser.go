@@ -3,11 +3,12 @@ package e2e
 import (
 	"context"
 	"os"
-	"os/exec"
 	"sync"
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/formbridge/formbridge/server/internal/chromium"
 )
 
 // RequireEnv names the variable that turns a skip into a failure.
@@ -23,20 +24,6 @@ func skipOrFail(t testing.TB, why string) {
 	t.Skipf("%s; skipping the browser test (set %s=require to fail instead)", why, RequireEnv)
 }
 
-// chromiumPath finds Chromium: $FORMBRIDGE_CHROMIUM, then the names
-// Debian and others install it under.
-func chromiumPath() (string, bool) {
-	if p := os.Getenv("FORMBRIDGE_CHROMIUM"); p != "" {
-		return p, true
-	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p, true
-		}
-	}
-	return "", false
-}
-
 // NewBrowser starts a headless Chromium on a fresh profile and returns a
 // context for its first tab; the browser's console goes to t.Logf. The
 // browser is closed when the test ends. It skips (or fails, see
@@ -46,7 +33,7 @@ func NewBrowser(t testing.TB) context.Context {
 	if !wasmBuilt(WebDir()) {
 		skipOrFail(t, "web/app.wasm is not built (run make wasm)")
 	}
-	exe, ok := chromiumPath()
+	exe, ok := chromium.Path()
 	if !ok {
 		skipOrFail(t, "Chromium not found (install Debian's chromium, or set FORMBRIDGE_CHROMIUM)")
 	}
