@@ -31,25 +31,6 @@ const (
 	loadTimeout    = 30 * time.Second
 )
 
-// browserOpts are server/e2e's: a headless Chromium with nothing running
-// in the background, on a fresh profile.
-func browserOpts(exe, profile string) []chromedp.ExecAllocatorOption {
-	return []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(exe),
-		chromedp.Flag("headless", "new"),
-		chromedp.Flag("no-sandbox", true),
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.UserDataDir(profile),
-		chromedp.WindowSize(1200, 900),
-	}
-}
-
 // browser is one Chromium process on its own profile folder.
 type browser struct {
 	ctx     context.Context
@@ -65,7 +46,7 @@ func newBrowser(ctx context.Context, exe, probe string) (*browser, error) {
 		return nil, err
 	}
 	ctx, cancelTime := context.WithTimeout(ctx, browserTimeout)
-	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, browserOpts(exe, profile)...)
+	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, chromium.Options(exe, profile)...)
 	bctx, cancelTab := chromedp.NewContext(actx)
 	b := &browser{ctx: bctx, profile: profile, cancel: func() {
 		cancelTab()

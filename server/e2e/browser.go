@@ -37,22 +37,8 @@ func NewBrowser(t testing.TB) context.Context {
 	if !ok {
 		skipOrFail(t, "Chromium not found (install Debian's chromium, or set FORMBRIDGE_CHROMIUM)")
 	}
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(exe),
-		chromedp.Flag("headless", "new"),
-		chromedp.Flag("no-sandbox", true),
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		// Screenshots show the page, not a scrollbar over its right edge.
-		chromedp.Flag("hide-scrollbars", true),
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1200, 900),
-	}
+	// Screenshots show the page, not a scrollbar over its right edge.
+	opts := append(chromium.Options(exe, t.TempDir()), chromedp.Flag("hide-scrollbars", true))
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(actx)
 	logs := &consoleLog{t: t}
