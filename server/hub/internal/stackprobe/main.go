@@ -4,7 +4,9 @@
 // goroutine starts at Go's smallest stack (2 KiB): what a caller keeps
 // beyond that is what the hub's path grew it to. Go halves a grown stack
 // only when under a quarter of it is in use, so a waiting caller keeps
-// the deepest stack its call reached.
+// the deepest stack its call reached. With GOGC=off as well, no
+// allocation on the way has to help a running collection, which goes
+// deeper than the hub's own code.
 package main
 
 import (
