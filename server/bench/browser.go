@@ -251,6 +251,12 @@ func benchLoads(ctx context.Context, c *config, r *report, exe string, bw, bh *b
 	}
 	cold := map[string]samples{}
 	warm := map[string]samples{}
+	// The same by run, to show how far one run's ratio strays.
+	coldByRun := make([]map[string]samples, c.runs)
+	warmByRun := make([]map[string]samples, c.runs)
+	for i := range c.runs {
+		coldByRun[i], warmByRun[i] = map[string]samples{}, map[string]samples{}
+	}
 	steps := map[string]samples{} // "cold widget 1 wasm requested" -> ms
 	addMarks := func(kind, name string, marks map[string]float64) {
 		for k, v := range marks {
@@ -272,6 +278,7 @@ func benchLoads(ctx context.Context, c *config, r *report, exe string, bw, bh *b
 				return fmt.Errorf("%s, cold load: %w", t.name, err)
 			}
 			cold[t.name] = append(cold[t.name], v)
+			coldByRun[run/coldLoads][t.name] = append(coldByRun[run/coldLoads][t.name], v)
 			addMarks("cold", t.name, marks)
 			for range warmLoads {
 				v, marks, err := b.load(t.url)
@@ -280,6 +287,7 @@ func benchLoads(ctx context.Context, c *config, r *report, exe string, bw, bh *b
 					return fmt.Errorf("%s, warm load: %w", t.name, err)
 				}
 				warm[t.name] = append(warm[t.name], v)
+				warmByRun[run/coldLoads][t.name] = append(warmByRun[run/coldLoads][t.name], v)
 				addMarks("warm", t.name, marks)
 			}
 			b.cancel()
@@ -288,17 +296,23 @@ func benchLoads(ctx context.Context, c *config, r *report, exe string, bw, bh *b
 	s := r.section("Page load in headless Chromium")
 	s.printf("From the navigation being sent to: the first field of an already-pending elicitation focused (widget), or the hello world's heading mounted by its wasm (floor); the mark is the page's wall clock (`performance.timeOrigin + performance.now()`), compared with Go's. ")
 	s.printf("Both pages are served the same way (server/site: prerendered page, precompressed wasm, immutable versioned assets) from loopback; the widget's also loads its own warm-up script (web/warmup.js, a hidden sample form laid out while the wasm loads), which the hello world has no use for. ")
-	s.printf("Cold: a new browser on a fresh profile, %d loads of each page (%d runs × %d, the pages alternating); warm: %d more loads in the same browser after each cold one (wasm from the HTTP cache).\n\n", c.runs*coldLoads, c.runs, coldLoads, warmLoads)
+	s.printf("Cold: a new browser on a fresh profile, %d loads of each page (%d runs × %d, the pages alternating); warm: %d more loads in the same browser after each cold one (wasm from the HTTP cache). Each run's own ratio, on the run-by-run rows, shows how far one run's figure strays on this machine.\n\n", c.runs*coldLoads, c.runs, coldLoads, warmLoads)
 	var rows [][]string
 	for _, k := range []struct {
-		name string
-		m    map[string]samples
-	}{{"cold", cold}, {"warm", warm}} {
+		name  string
+		m     map[string]samples
+		byRun []map[string]samples
+	}{{"cold", cold, coldByRun}, {"warm", warm, warmByRun}} {
 		w, h := k.m["widget"], k.m["hello"]
+		var perRun []string
+		for _, m := range k.byRun {
+			perRun = append(perRun, fmtRatio(m["widget"].median()/m["hello"].median()))
+		}
 		rows = append(rows,
 			[]string{k.name + ": widget, first field focused", fmtMS(w.median()), fmtMS(w.p99()), fmt.Sprint(len(w))},
 			[]string{k.name + ": floor, hello world mounted", fmtMS(h.median()), fmtMS(h.p99()), fmt.Sprint(len(h))},
 			[]string{k.name + ": ratio", fmtRatio(w.median() / h.median()), fmtRatio(w.p99() / h.p99()), ""},
+			[]string{k.name + ": ratio of each run's medians, run by run", strings.Join(perRun, ", "), "", ""},
 		)
 		r.target("page load, "+k.name, fmt.Sprintf("≤ %.2f × hello world mounting", loadBudget),
 			fmt.Sprintf("%s vs %s = %s×", fmtMS(w.median()), fmtMS(h.median()), fmtRatio(w.median()/h.median())), w.median() <= loadBudget*h.median())
