@@ -37,9 +37,10 @@ const (
 	encodingGzip   = "gzip"
 )
 
-// brotliSlack is how much older than its file a brotli copy may be: a
-// folder copied without keeping times can write the copy a moment before
-// the file; a rebuild comes later than that.
+// brotliSlack is how much older than its file a brotli copy may be: the
+// brotli tool stamps its output with the input's time cut to whole
+// seconds, and a folder copied without keeping times can write the copy
+// a moment before the file; a rebuild comes later than that.
 const brotliSlack = 2 * time.Second
 
 // asset is one file of the web folder, held in memory with its
