@@ -249,9 +249,8 @@ func benchLoads(ctx context.Context, c *config, r *report, exe string, bw, bh *b
 		{"widget", bw.URL + "/#token=" + bw.Hub.DefaultToken(), widgetProbe},
 		{"hello", bh.URL + "/", helloProbe},
 	}
-	cold := map[string]samples{}
-	warm := map[string]samples{}
-	// The same by run, to show how far one run's ratio strays.
+	// Load times by run and page, to show how far one run's ratio strays
+	// as well as the figure over all runs.
 	coldByRun := make([]map[string]samples, c.runs)
 	warmByRun := make([]map[string]samples, c.runs)
 	for i := range c.runs {
@@ -264,6 +263,7 @@ func benchLoads(ctx context.Context, c *config, r *report, exe string, bw, bh *b
 		}
 	}
 	for run := range c.runs * coldLoads {
+		cold, warm := coldByRun[run/coldLoads], warmByRun[run/coldLoads]
 		for i := range targets {
 			// Alternate which goes first, so neither always meets a
 			// busier machine.
@@ -278,7 +278,6 @@ func benchLoads(ctx context.Context, c *config, r *report, exe string, bw, bh *b
 				return fmt.Errorf("%s, cold load: %w", t.name, err)
 			}
 			cold[t.name] = append(cold[t.name], v)
-			coldByRun[run/coldLoads][t.name] = append(coldByRun[run/coldLoads][t.name], v)
 			addMarks("cold", t.name, marks)
 			for range warmLoads {
 				v, marks, err := b.load(t.url)
@@ -287,7 +286,6 @@ func benchLoads(ctx context.Context, c *config, r *report, exe string, bw, bh *b
 					return fmt.Errorf("%s, warm load: %w", t.name, err)
 				}
 				warm[t.name] = append(warm[t.name], v)
-				warmByRun[run/coldLoads][t.name] = append(warmByRun[run/coldLoads][t.name], v)
 				addMarks("warm", t.name, marks)
 			}
 			b.cancel()
@@ -300,12 +298,12 @@ func benchLoads(ctx context.Context, c *config, r *report, exe string, bw, bh *b
 	var rows [][]string
 	for _, k := range []struct {
 		name  string
-		m     map[string]samples
 		byRun []map[string]samples
-	}{{"cold", cold, coldByRun}, {"warm", warm, warmByRun}} {
-		w, h := k.m["widget"], k.m["hello"]
+	}{{"cold", coldByRun}, {"warm", warmByRun}} {
+		var w, h samples
 		var perRun []string
 		for _, m := range k.byRun {
+			w, h = append(w, m["widget"]...), append(h, m["hello"]...)
 			perRun = append(perRun, fmtRatio(m["widget"].median()/m["hello"].median()))
 		}
 		rows = append(rows,
