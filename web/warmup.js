@@ -10,16 +10,16 @@
 // of the accessibility tree, and removed in the same task that adds it.
 (() => {
   "use strict";
-  const field = (label, control) =>
-    `<div class="fb-field"><label class="fb-label"><bdi>${label}</bdi></label><p class="fb-hint">Aa</p>${control}</div>`;
+  const field = (control) =>
+    `<div class="fb-field"><label class="fb-label"><bdi>Aa</bdi></label><p class="fb-hint">Aa</p>${control}</div>`;
   const sample =
     '<main class="fb-main"><div class="fb-content"><form class="fb-card"><header class="fb-card-head">' +
     '<p class="fb-asks">Aa</p><h2 class="fb-title"><bdi>Aa</bdi></h2><p class="fb-message">Aa</p></header><div class="fb-fields">' +
     '<div class="fb-field fb-check"><div class="fb-check-row"><input type="checkbox"><label class="fb-label"><bdi>Aa</bdi></label></div></div>' +
-    field("Aa", '<input type="text" class="fb-input">') +
-    field("Aa", '<textarea class="fb-input"></textarea>') +
-    field("Aa", '<input type="number" class="fb-input fb-number">') +
-    field("Aa", '<select class="fb-input"><option>Aa</option></select>') +
+    field('<input type="text" class="fb-input">') +
+    field('<textarea class="fb-input"></textarea>') +
+    field('<input type="number" class="fb-input fb-number">') +
+    field('<select class="fb-input"><option>Aa</option></select>') +
     '<fieldset class="fb-field"><legend class="fb-label">Aa</legend><div class="fb-options">' +
     '<label class="fb-option"><input type="radio"> Aa</label><label class="fb-option"><input type="checkbox"> Aa</label></div></fieldset>' +
     '</div><div class="fb-actions"><button class="fb-primary" type="button">Aa</button><button type="button">Aa</button></div></form></div></main>';
