@@ -14,7 +14,7 @@ func TestHelloFrameMatchesEncodingJSON(t *testing.T) {
 		"tok123456789",
 		"",
 		`quote " backslash \ slash /`,
-		"control \x00\x01\n\t\x1f",
+		"control \x00\x01\n\t\x1f\b\f\r\x7f",
 		"html <script>&amp;</script>",
 		"line \u2028 paragraph \u2029",
 		"invalid utf-8 \xff\xfe end",
