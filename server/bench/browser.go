@@ -196,8 +196,9 @@ func webFolder(repoWeb, dir string, widget bool) error {
 	})
 }
 
-type pageSites struct {
-	widget, hello *bridge
+// loadTarget is a page whose load is timed: probe marks it ready.
+type loadTarget struct {
+	name, url, probe string
 }
 
 func benchBrowser(ctx context.Context, c *config, r *report) error {
@@ -243,9 +244,7 @@ func benchLoads(ctx context.Context, c *config, r *report, exe string, bw, bh *b
 	defer cancelPending()
 	go bw.Hub.Elicit(pctx, hub.DefaultChannel, benchRequester, []byte(benchForm), nil)
 
-	targets := []struct {
-		name, url, probe string
-	}{
+	targets := []loadTarget{
 		{"widget", bw.URL + "/#token=" + bw.Hub.DefaultToken(), widgetProbe},
 		{"hello", bh.URL + "/", helloProbe},
 	}
@@ -325,5 +324,5 @@ func benchLoads(ctx context.Context, c *config, r *report, exe string, bw, bh *b
 		rows = append(rows, []string{parts[0], parts[1], strings.SplitN(parts[2], " ", 2)[1], fmtMS(steps[k].median())})
 	}
 	s.table([]string{"load", "page", "step", "median"}, rows)
-	return nil
+	return benchEngineWork(ctx, s, exe, targets)
 }

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/tracing"
+	"github.com/chromedp/chromedp"
+)
+
+// A load's time is mostly the engine's own work, which the page's marks
+// cannot see: V8 compiles a large wasm module lazily, each function when
+// it is first called, on the page's thread, and recompiles the hot ones
+// with its optimizing tier on other threads. These traced loads say how
+// much of that each page costs. They run after the timed ones and are not
+// in their figures: tracing slows a load down.
+
+// traceCategories are the trace categories v8Work reads.
+var traceCategories = []string{"v8.wasm", "devtools.timeline", "toplevel"}
+
+// v8Work is what the engine did during one traced load.
+type v8Work struct {
+	lazy     int     // wasm functions compiled when first called
+	lazyMS   float64 // the page's thread compiling them
+	tierMS   float64 // optimizing compiles on other threads
+	layoutMS float64 // style and layout on the page's thread
+	busyMS   float64 // the page's thread running tasks
+}
+
+type traceEvent struct {
+	Name string          `json:"name"`
+	Ph   string          `json:"ph"`
+	Dur  float64         `json:"dur"` // µs
+	Pid  int             `json:"pid"`
+	Tid  int             `json:"tid"`
+	Args json.RawMessage `json:"args"`
+}
+
+// tracedLoad is load with Chromium's tracing on for its whole length.
+func (b *browser) tracedLoad(url string) (v8Work, error) {
+	var (
+		mu     sync.Mutex
+		events []traceEvent
+	)
+	complete := make(chan struct{})
+	lctx, cancel := context.WithCancel(b.ctx)
+	defer cancel()
+	chromedp.Listen(lctx, func(ev any) {
+		switch e := ev.(type) {
+		case *tracing.EventDataCollected:
+			mu.Lock()
+			defer mu.Unlock()
+			for _, v := range e.Value {
+				var te traceEvent
+				if json.Unmarshal(v, &te) == nil {
+					events = append(events, te)
+				}
+			}
+		case *tracing.EventTracingComplete:
+			close(complete)
+		}
+	})
+	if _, err := chromedp.Call(b.ctx, tracing.Start, tracing.StartParams{
+		TransferMode: tracing.StartTransferModeReportEvents,
+		TraceConfig:  &tracing.TraceConfig{IncludedCategories: traceCategories},
+	}); err != nil {
+		return v8Work{}, fmt.Errorf("starting a trace: %w", err)
+	}
+	_, _, loadErr := b.load(url)
+	if _, err := chromedp.Call(b.ctx, tracing.End, cdp.Empty{}); err != nil {
+		return v8Work{}, fmt.Errorf("ending a trace: %w", err)
+	}
+	select {
+	case <-complete:
+	case <-time.After(loadTimeout):
+		return v8Work{}, fmt.Errorf("the trace did not end")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	return summarizeTrace(events), loadErr
+}
+
+// summarizeTrace adds up the events v8Work counts. The page's thread is
+// each renderer's main thread, named in the trace's metadata.
+func summarizeTrace(events []traceEvent) v8Work {
+	type thread struct{ pid, tid int }
+	main := map[thread]bool{}
+	for _, e := range events {
+		if e.Ph == "M" && e.Name == "thread_name" {
+			var a struct {
+				Name string `json:"name"`
+			}
+			if json.Unmarshal(e.Args, &a) == nil && a.Name == "CrRendererMain" {
+				main[thread{e.Pid, e.Tid}] = true
+			}
+		}
+	}
+	var w v8Work
+	for _, e := range events {
+		if e.Ph != "X" {
+			continue
+		}
+		ms, onMain := e.Dur/1000, main[thread{e.Pid, e.Tid}]
+		switch {
+		case e.Name == "wasm.TopTierCompilation" && !onMain:
+			w.tierMS += ms
+		case !onMain:
+		case e.Name == "wasm.CompileLazy":
+			w.lazy++
+			w.lazyMS += ms
+		case e.Name == "Layout" || e.Name == "UpdateLayoutTree":
+			w.layoutMS += ms
+		case e.Name == "ThreadControllerImpl::RunTask":
+			w.busyMS += ms
+		}
+	}
+	return w
+}
+
+// wasmCacheEntries counts the compiled wasm Chromium keeps in the
+// profile's code cache (its index files aside).
+func (b *browser) wasmCacheEntries() int {
+	files, _ := filepath.Glob(filepath.Join(b.profile, "Default", "Code Cache", "wasm", "*"))
+	n := 0
+	for _, f := range files {
+		if st, err := os.Stat(f); err == nil && st.Mode().IsRegular() && filepath.Base(f) != "index" {
+			n++
+		}
+	}
+	return n
+}
+
+// benchEngineWork traces one cold and one warm load of each page, on a
+// fresh profile, and reports what the engine did in each.
+func benchEngineWork(ctx context.Context, s *section, exe string, targets []loadTarget) error {
+	var rows [][]string
+	cache := ""
+	for _, t := range targets {
+		b, err := newBrowser(ctx, exe, t.probe)
+		if err != nil {
+			return err
+		}
+		for _, kind := range []string{"cold", "warm"} {
+			w, err := b.tracedLoad(t.url)
+			if err != nil {
+				b.cancel()
+				return fmt.Errorf("%s, traced %s load: %w", t.name, kind, err)
+			}
+			rows = append(rows, []string{kind, t.name, fmt.Sprint(w.lazy), fmtMS(w.lazyMS), fmtMS(w.tierMS), fmtMS(w.layoutMS), fmtMS(w.busyMS)})
+		}
+		cache += fmt.Sprintf(" %s %d;", t.name, b.wasmCacheEntries())
+		b.cancel()
+	}
+	s.printf("What the browser's engine did, from one more cold and one more warm load of each page with Chromium's tracing on (not in the figures above: tracing slows a load). V8 compiles a wasm module this large lazily: each function the page runs is compiled when first called, on the page's own thread; the hot ones are compiled again by its optimizing tier on other threads, which on this 2-core machine compete with the page's thread.\n\n")
+	s.table([]string{"load", "page", "functions compiled on first call", "compiling them (page's thread)", "optimizing compiles (other threads)", "style and layout", "page's thread busy"}, rows)
+	s.printf("Compiled wasm in the profile's code cache after the two loads (a warm load that found some would compile less):%s\n\n", cache[:len(cache)-1])
+	return nil
+}
