@@ -79,7 +79,7 @@ unit: deps wasm tools
 
 # Each fuzz target for a short while; go test allows one target per run.
 fuzz:
-	@for pkg in ./app/elicit ./app/wire ./server/hub; do \
+	@for pkg in ./app/elicit ./server/hub; do \
 		for target in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
 			echo "fuzz $$pkg $$target"; \
 			$(GO) test -run='^$$' -fuzz="^$$target\$$" -fuzztime=$(FUZZTIME) $$pkg || exit 1; \

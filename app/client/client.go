@@ -69,11 +69,9 @@ type Synced struct {
 
 // Request is one elicitation/create as the bridge sent it.
 type Request struct {
-	ID string // the bridge's JSON-RPC id for this elicitation/create
-	// Params as the bridge sent them, without the raw RequestedSchema and
-	// Meta: the widget renders from the bridge's reading of them, in Meta.
-	Params wire.ElicitParams
-	Meta   wire.RequestMeta // the bridge's RequestMeta, zero if absent
+	ID     string            // the bridge's JSON-RPC id for this elicitation/create
+	Params wire.ElicitParams // as the bridge sent them
+	Meta   wire.RequestMeta  // Params.RequestMeta(), zero if absent
 }
 
 // ErrOffline is returned by Respond when there is no live connection. The

@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -64,8 +65,8 @@ func (c *Client) session(ctx context.Context) (online bool, err error) {
 		if typ != websocket.MessageText {
 			continue
 		}
-		msg, err := wire.ReadFrame(data)
-		if err != nil {
+		var msg wire.Message
+		if err := json.Unmarshal(data, &msg); err != nil {
 			continue // not JSON-RPC: nothing to answer to
 		}
 		switch {
@@ -76,8 +77,8 @@ func (c *Client) session(ctx context.Context) (online bool, err error) {
 				}
 				return false, fmt.Errorf("hello failed: %w", msg.Error)
 			}
-			res, err := msg.HelloResult()
-			if err != nil {
+			var res wire.HelloResult
+			if err := json.Unmarshal(msg.Result, &res); err != nil {
 				return false, fmt.Errorf("failed to decode hello result: %w", err)
 			}
 			online = true
@@ -89,7 +90,7 @@ func (c *Client) session(ctx context.Context) (online bool, err error) {
 				c.emit(Event{Synced: &Synced{}})
 			}
 		case msg.IsRequest():
-			id := c.handleRequest(ctx, conn, msg)
+			id := c.handleRequest(ctx, conn, &msg)
 			if backlog > 0 && msg.Method == wire.MethodElicit {
 				if id != "" {
 					held = append(held, id)
@@ -102,11 +103,11 @@ func (c *Client) session(ctx context.Context) (online bool, err error) {
 		case msg.IsResponse():
 			// The only responses besides hello's are errors about an
 			// answer; -32003 means its request is gone for good.
-			if id, ok := msg.StringID(); ok && msg.Error != nil && msg.Error.Code == wire.CodeUnknownRequest {
+			if id, ok := wire.StringID(msg.ID); ok && msg.Error != nil && msg.Error.Code == wire.CodeUnknownRequest {
 				c.emit(Event{Gone: id})
 			}
 		case msg.IsNotification():
-			c.handleNotification(msg)
+			c.handleNotification(&msg)
 		}
 	}
 }
@@ -114,7 +115,7 @@ func (c *Client) session(ctx context.Context) (online bool, err error) {
 // handleRequest delivers an elicitation/create, or answers what the widget
 // cannot handle with a JSON-RPC error so the bridge is not left waiting.
 // It returns the id delivered, "" when it refused the frame.
-func (c *Client) handleRequest(ctx context.Context, conn *websocket.Conn, msg *wire.Frame) string {
+func (c *Client) handleRequest(ctx context.Context, conn *websocket.Conn, msg *wire.Message) string {
 	reply := func(code int, message string) {
 		writeMessage(ctx, conn, wire.NewError(msg.ID, code, message, nil))
 	}
@@ -122,13 +123,13 @@ func (c *Client) handleRequest(ctx context.Context, conn *websocket.Conn, msg *w
 		reply(wire.CodeMethodNotFound, "method not found: "+msg.Method)
 		return ""
 	}
-	id, ok := msg.StringID()
+	id, ok := wire.StringID(msg.ID)
 	if !ok {
 		reply(wire.CodeInvalidRequest, "request id must be a string")
 		return ""
 	}
-	p, meta, _, err := msg.ElicitParams()
-	if err != nil {
+	var p wire.ElicitParams
+	if err := json.Unmarshal(msg.Params, &p); err != nil {
 		reply(wire.CodeInvalidParams, "invalid elicitation params: "+err.Error())
 		return ""
 	}
@@ -139,18 +140,21 @@ func (c *Client) handleRequest(ctx context.Context, conn *websocket.Conn, msg *w
 		reply(wire.CodeInvalidParams, "unsupported elicitation mode: "+p.Mode)
 		return ""
 	}
+	meta, _ := p.RequestMeta()
 	c.emit(Event{Request: &Request{ID: id, Params: p, Meta: meta}})
 	return id
 }
 
-func (c *Client) handleNotification(msg *wire.Frame) {
+func (c *Client) handleNotification(msg *wire.Message) {
 	switch msg.Method {
 	case wire.MethodSettled:
-		if p, err := msg.SettledParams(); err == nil && p.RequestID != "" {
+		var p wire.SettledParams
+		if json.Unmarshal(msg.Params, &p) == nil && p.RequestID != "" {
 			c.emit(Event{Settled: &p})
 		}
 	case wire.MethodComplete:
-		if p, err := msg.CompleteParams(); err == nil && p.ElicitationID != "" {
+		var p wire.CompleteParams
+		if json.Unmarshal(msg.Params, &p) == nil && p.ElicitationID != "" {
 			c.emit(Event{Complete: &p})
 		}
 	}

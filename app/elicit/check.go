@@ -52,7 +52,7 @@ func (f *Field) checkString(s string) *FieldError {
 	return nil
 }
 
-// regexp returns the compiled pattern. Parse and Prepare compile
+// regexp returns the compiled pattern. Parse and UnmarshalJSON compile
 // it once; a Field built another way compiles it on each use.
 func (f *Field) regexp() *regexp.Regexp {
 	if f.pattern != nil {

@@ -12,8 +12,10 @@ import (
 // restores the typed default the rest of this package expects, and
 // refuses a field the widget could not show or check honestly.
 
-// UnmarshalJSON reads a Field as json.Marshal wrote it, then checks it
-// with Prepare.
+// UnmarshalJSON reads a Field as json.Marshal wrote it. It fails for a
+// field without a key, of a kind it does not know, whose default is not
+// of its kind, a choice without options, or a pattern that does not
+// compile; the pattern is compiled once here, as Parse does.
 func (f *Field) UnmarshalJSON(b []byte) error {
 	type plain Field // the same fields, without this method
 	var p plain
@@ -21,37 +23,25 @@ func (f *Field) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	fd := Field(p)
-	if err := fd.Prepare(); err != nil {
-		return err
-	}
-	*f = fd
-	return nil
-}
-
-// Prepare finishes a Field read from JSON: it restores the typed default
-// from the float64, bool, string or []any it was decoded as, and compiles
-// the pattern once, as Parse does. It fails for a field without a key,
-// of a kind it does not know, whose default is not of its kind, a choice
-// without options, or a pattern that does not compile.
-func (f *Field) Prepare() error {
-	if f.Key == "" {
+	if fd.Key == "" {
 		return fmt.Errorf("elicit: a field has no key")
 	}
-	d, ok := decodedDefault(f.Kind, f.Default)
+	d, ok := decodedDefault(fd.Kind, fd.Default)
 	if !ok {
-		return fmt.Errorf("elicit: field %q: a default of %T does not fit kind %q", f.Key, f.Default, f.Kind)
+		return fmt.Errorf("elicit: field %q: a default of %T does not fit kind %q", fd.Key, fd.Default, fd.Kind)
 	}
-	f.Default = d
-	if (f.Kind == KindSelect || f.Kind == KindMultiSelect) && len(f.Options) == 0 {
-		return fmt.Errorf("elicit: field %q offers no choices", f.Key)
+	fd.Default = d
+	if (fd.Kind == KindSelect || fd.Kind == KindMultiSelect) && len(fd.Options) == 0 {
+		return fmt.Errorf("elicit: field %q offers no choices", fd.Key)
 	}
-	if f.Pattern != "" {
-		re, err := regexp.Compile(f.Pattern)
+	if fd.Pattern != "" {
+		re, err := regexp.Compile(fd.Pattern)
 		if err != nil {
-			return fmt.Errorf("elicit: field %q: %v", f.Key, err)
+			return fmt.Errorf("elicit: field %q: %v", fd.Key, err)
 		}
-		f.pattern = re
+		fd.pattern = re
 	}
+	*f = fd
 	return nil
 }
 

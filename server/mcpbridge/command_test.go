@@ -124,17 +124,11 @@ func openWidget(t *testing.T, ctx context.Context, link string, answer wire.Elic
 	return w
 }
 
-// fieldKeys lists the form's fields as the widget renders them: the
-// bridge's reading of the schema, in the order the server wrote it. (The
-// gateway's golden transcripts check the params themselves byte for byte.)
-func fieldKeys(t *testing.T, r *client.Request) []string {
+func schemaKeys(t *testing.T, r *client.Request) []string {
 	t.Helper()
-	if r.Meta.Form == nil {
-		t.Fatal("the request came without the bridge's reading of its form")
-	}
-	var keys []string
-	for _, f := range r.Meta.Form.Fields {
-		keys = append(keys, f.Key)
+	keys, err := propertyKeys(r.Params.RequestedSchema)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return keys
 }
@@ -178,7 +172,7 @@ func TestCommandProxyStdio(t *testing.T) {
 	if got := shown[0].Meta.Requester.Name; got != "subprocess-desk" {
 		t.Errorf("requester %q, want subprocess-desk", got)
 	}
-	if diff := cmp.Diff([]string{"zeta", "alpha", "mid"}, fieldKeys(t, shown[0])); diff != "" {
+	if diff := cmp.Diff([]string{"zeta", "alpha", "mid"}, schemaKeys(t, shown[0])); diff != "" {
 		t.Errorf("field order (-want +got):\n%s", diff)
 	}
 }
