@@ -225,7 +225,8 @@ func benchBrowser(ctx context.Context, c *config, r *report) error {
 		return err
 	}
 	defer bh.close()
-	if err := benchLoads(ctx, c, r, exe, bw, bh); err != nil {
+	loads, targets, err := benchLoads(ctx, c, r, exe, bw, bh)
+	if err != nil {
 		return err
 	}
 	fp, err := startFloorPage(filepath.Join(dir, "hello-ws"))
@@ -233,13 +234,18 @@ func benchBrowser(ctx context.Context, c *config, r *report) error {
 		return err
 	}
 	defer fp.close()
-	return benchOpenPage(ctx, c, r, exe, bw, fp.target())
+	if err := benchOpenPage(ctx, c, r, exe, bw, fp.target()); err != nil {
+		return err
+	}
+	// Last, so its browsers cannot weigh on the timed runs.
+	return benchEngineWork(ctx, loads, exe, bw, targets)
 }
 
 // benchLoads measures page loads: a cold one on a fresh profile, then
 // warm (cached) ones in the same browser, for the widget with one
-// elicitation already pending and for the hello world.
-func benchLoads(ctx context.Context, c *config, r *report, exe string, bw, bh *bridge) error {
+// elicitation already pending and for the hello world. It returns its
+// report section and the pages, for benchEngineWork.
+func benchLoads(ctx context.Context, c *config, r *report, exe string, bw, bh *bridge) (*section, []loadTarget, error) {
 	pctx, cancelPending := context.WithCancel(ctx)
 	defer cancelPending()
 	go bw.Hub.Elicit(pctx, hub.DefaultChannel, benchRequester, []byte(benchForm), nil)
@@ -269,12 +275,12 @@ func benchLoads(ctx context.Context, c *config, r *report, exe string, bw, bh *b
 			t := targets[(i+run)%len(targets)]
 			b, err := newBrowser(ctx, exe, t.probe)
 			if err != nil {
-				return err
+				return nil, nil, err
 			}
 			v, marks, err := b.load(t.url)
 			if err != nil {
 				b.cancel()
-				return fmt.Errorf("%s, cold load: %w", t.name, err)
+				return nil, nil, fmt.Errorf("%s, cold load: %w", t.name, err)
 			}
 			cold[t.name] = append(cold[t.name], v)
 			addMarks("cold", t.name, marks)
@@ -282,7 +288,7 @@ func benchLoads(ctx context.Context, c *config, r *report, exe string, bw, bh *b
 				v, marks, err := b.load(t.url)
 				if err != nil {
 					b.cancel()
-					return fmt.Errorf("%s, warm load: %w", t.name, err)
+					return nil, nil, fmt.Errorf("%s, warm load: %w", t.name, err)
 				}
 				warm[t.name] = append(warm[t.name], v)
 				addMarks("warm", t.name, marks)
@@ -324,5 +330,5 @@ func benchLoads(ctx context.Context, c *config, r *report, exe string, bw, bh *b
 		rows = append(rows, []string{parts[0], parts[1], strings.SplitN(parts[2], " ", 2)[1], fmtMS(steps[k].median())})
 	}
 	s.table([]string{"load", "page", "step", "median"}, rows)
-	return benchEngineWork(ctx, s, exe, targets)
+	return s, targets, nil
 }
