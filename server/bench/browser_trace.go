@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -17,7 +19,7 @@ import (
 )
 
 // A load's time is mostly the engine's own work, which the page's marks
-// cannot see: V8 compiles a large wasm module lazily, each function when
+// cannot see: V8 compiles wasm lazily, each function when
 // it is first called, on the page's thread, and recompiles the hot ones
 // with its optimizing tier on other threads. These traced loads say how
 // much of that each page costs. They run after the timed ones and are not
@@ -146,7 +148,7 @@ func benchEngineWork(ctx context.Context, s *section, exe string, bw *bridge, ta
 	defer cancelPending()
 	go bw.Hub.Elicit(pctx, hub.DefaultChannel, benchRequester, []byte(benchForm), nil)
 	var rows [][]string
-	cache := ""
+	var cache []string
 	for _, t := range targets {
 		b, err := newBrowser(ctx, exe, t.probe)
 		if err != nil {
@@ -160,11 +162,11 @@ func benchEngineWork(ctx context.Context, s *section, exe string, bw *bridge, ta
 			}
 			rows = append(rows, []string{kind, t.name, fmt.Sprint(w.lazy), fmtMS(w.lazyMS), fmtMS(w.tierMS), fmtMS(w.layoutMS), fmtMS(w.busyMS)})
 		}
-		cache += fmt.Sprintf(" %s %d;", t.name, b.wasmCacheEntries())
+		cache = append(cache, fmt.Sprintf("%s %d", t.name, b.wasmCacheEntries()))
 		b.cancel()
 	}
-	s.printf("What the browser's engine did, from one more cold and one more warm load of each page with Chromium's tracing on (not in the figures above: tracing slows a load). V8 compiles a wasm module this large lazily: each function the page runs is compiled when first called, on the page's own thread; the hot ones are compiled again by its optimizing tier on other threads, which on this 2-core machine compete with the page's thread.\n\n")
+	s.printf("What the browser's engine did, from one more cold and one more warm load of each page with Chromium's tracing on (not in the figures above: tracing slows a load). V8 compiles wasm lazily: each function the page runs is compiled when first called, on the page's own thread; the hot ones are compiled again by its optimizing tier on other threads, which on this %d-core machine compete with the page's thread.\n\n", runtime.NumCPU())
 	s.table([]string{"load", "page", "functions compiled on first call", "compiling them (page's thread)", "optimizing compiles (other threads)", "style and layout", "page's thread busy"}, rows)
-	s.printf("Compiled wasm in the profile's code cache after the two loads (a warm load that found some would compile less):%s\n\n", cache[:len(cache)-1])
+	s.printf("Compiled wasm in the profile's code cache after the two loads (a warm load that found some would compile less): %s.\n\n", strings.Join(cache, "; "))
 	return nil
 }
