@@ -19,11 +19,11 @@ import (
 )
 
 // A load's time is mostly the engine's own work, which the page's marks
-// cannot see: V8 compiles wasm lazily, each function when
-// it is first called, on the page's thread, and recompiles the hot ones
-// with its optimizing tier on other threads. These traced loads say how
-// much of that each page costs. They run after the timed ones and are not
-// in their figures: tracing slows a load down.
+// cannot see: V8 compiles wasm lazily, each function when it is first
+// called, on the page's thread, and recompiles the hot ones with its
+// optimizing tier on other threads. These traced loads say how much of
+// that each page costs. They run after the timed ones and are not in
+// their figures: tracing slows a load down.
 
 // traceCategories are the trace categories v8Work reads.
 var traceCategories = []string{"v8.wasm", "devtools.timeline", "toplevel"}
