@@ -12,6 +12,7 @@ import (
 	"github.com/formbridge/formbridge/server/demo"
 	"github.com/formbridge/formbridge/server/hub"
 	"github.com/formbridge/formbridge/server/mcpbridge"
+	"github.com/formbridge/formbridge/server/site"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -43,7 +44,7 @@ Example:
 // panel (web/demo.js) and the bridge serves the panel's API.
 func demoExtras() *extras {
 	return &extras{
-		siteScripts: []string{"/web/demo.js"},
+		siteScripts: []string{"/web/" + site.DemoScript},
 		intro:       "The formbridge demo is ready. Open this link in your browser and press a demo button:",
 		outro:       chatExampleLink,
 		extend:      startDemo,

@@ -93,6 +93,11 @@ func New(opts *Options) (http.Handler, error) {
 	return s, nil
 }
 
+// DemoScript is the web folder's file with the demo's panel, which only
+// the demo's page loads (Options.Scripts); a static site has no demo and
+// leaves it out.
+const DemoScript = "demo.js"
+
 // WarmupScript is the web folder's file that lays out a hidden sample
 // form while the wasm loads, so the first real form does not pay a tab's
 // first layout of form controls. Pages link it when the folder has it.

@@ -137,8 +137,8 @@ func cleanPrefix(p string) (string, error) {
 	return "/" + p, nil
 }
 
-// copyWeb copies the web folder (Go sources excepted: they only embed it)
-// into dst, precompressed copies included. Static hosts that honour them
+// copyWeb copies the web folder into dst, precompressed copies included;
+// not its Go sources (they only embed it) nor the demo's panel. Static hosts that honour them
 // (nginx gzip_static, a CDN's precompressed objects) send 1.6 MB instead
 // of 8 MB; others still have app.wasm itself.
 func copyWeb(fsys fs.FS, dst string) error {
@@ -150,7 +150,7 @@ func copyWeb(fsys fs.FS, dst string) error {
 		if d.IsDir() {
 			return os.MkdirAll(target, 0o755)
 		}
-		if path.Ext(p) == ".go" {
+		if path.Ext(p) == ".go" || p == DemoScript {
 			return nil
 		}
 		b, err := fs.ReadFile(fsys, p)

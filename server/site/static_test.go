@@ -73,7 +73,7 @@ func TestStaticSiteResolves(t *testing.T) {
 }
 
 // TestStaticSiteCopiesWeb checks the precompressed wasm travels with the
-// site and the embedding Go source does not.
+// site, and neither the embedding Go source nor the demo's panel does.
 func TestStaticSiteCopiesWeb(t *testing.T) {
 	out := generate(t, "")
 	for name, want := range map[string][]byte{"app.wasm": rawWasm, "app.wasm.br": brWasm, "embed.js": []byte("// embed")} {
@@ -82,8 +82,10 @@ func TestStaticSiteCopiesWeb(t *testing.T) {
 			t.Errorf("web/%s: %q, %v; want the web folder's bytes", name, b, err)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(out, "web", "web.go")); err == nil {
-		t.Error("web/web.go was copied into the site")
+	for _, name := range []string{"web.go", DemoScript} {
+		if _, err := os.Stat(filepath.Join(out, "web", name)); err == nil {
+			t.Errorf("web/%s was copied into the site", name)
+		}
 	}
 }
 
