@@ -241,14 +241,21 @@ func benchBrowser(ctx context.Context, c *config, r *report) error {
 	return benchEngineWork(ctx, loads, exe, bw, targets)
 }
 
+// keepPending leaves the bench's form pending on bw's default channel,
+// for the widget's page to show when it loads, until the returned func
+// is called.
+func keepPending(ctx context.Context, bw *bridge) (withdraw func()) {
+	pctx, cancel := context.WithCancel(ctx)
+	go bw.Hub.Elicit(pctx, hub.DefaultChannel, benchRequester, []byte(benchForm), nil)
+	return cancel
+}
+
 // benchLoads measures page loads: a cold one on a fresh profile, then
 // warm (cached) ones in the same browser, for the widget with one
 // elicitation already pending and for the hello world. It returns its
 // report section and the pages, for benchEngineWork.
 func benchLoads(ctx context.Context, c *config, r *report, exe string, bw, bh *bridge) (*section, []loadTarget, error) {
-	pctx, cancelPending := context.WithCancel(ctx)
-	defer cancelPending()
-	go bw.Hub.Elicit(pctx, hub.DefaultChannel, benchRequester, []byte(benchForm), nil)
+	defer keepPending(ctx, bw)()
 
 	targets := []loadTarget{
 		{"widget", bw.URL + "/#token=" + bw.Hub.DefaultToken(), widgetProbe},

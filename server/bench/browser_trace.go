@@ -14,8 +14,6 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/tracing"
 	"github.com/chromedp/chromedp"
-
-	"github.com/formbridge/formbridge/server/hub"
 )
 
 // A load's time is mostly the engine's own work, which the page's marks
@@ -130,10 +128,10 @@ func summarizeTrace(events []traceEvent) v8Work {
 // wasmCacheEntries counts the compiled wasm Chromium keeps in the
 // profile's code cache (its index files aside).
 func (b *browser) wasmCacheEntries() int {
-	files, _ := filepath.Glob(filepath.Join(b.profile, "Default", "Code Cache", "wasm", "*"))
+	entries, _ := os.ReadDir(filepath.Join(b.profile, "Default", "Code Cache", "wasm"))
 	n := 0
-	for _, f := range files {
-		if st, err := os.Stat(f); err == nil && st.Mode().IsRegular() && filepath.Base(f) != "index" {
+	for _, e := range entries {
+		if e.Type().IsRegular() && e.Name() != "index" {
 			n++
 		}
 	}
@@ -144,9 +142,7 @@ func (b *browser) wasmCacheEntries() int {
 // fresh profile, with an elicitation pending for the widget again, and
 // reports what the engine did in each.
 func benchEngineWork(ctx context.Context, s *section, exe string, bw *bridge, targets []loadTarget) error {
-	pctx, cancelPending := context.WithCancel(ctx)
-	defer cancelPending()
-	go bw.Hub.Elicit(pctx, hub.DefaultChannel, benchRequester, []byte(benchForm), nil)
+	defer keepPending(ctx, bw)()
 	var rows [][]string
 	var cache []string
 	for _, t := range targets {
