@@ -138,9 +138,10 @@ func cleanPrefix(p string) (string, error) {
 }
 
 // copyWeb copies the web folder into dst, precompressed copies included;
-// not its Go sources (they only embed it) nor the demo's panel. Static hosts that honour them
-// (nginx gzip_static, a CDN's precompressed objects) send 1.6 MB instead
-// of 8 MB; others still have app.wasm itself.
+// not its Go sources (they only embed it) nor the demo's panel. Static
+// hosts that honour the precompressed copies (nginx gzip_static, a CDN's
+// precompressed objects) send 1.6 MB instead of 8 MB; others still have
+// app.wasm itself.
 func copyWeb(fsys fs.FS, dst string) error {
 	return fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
