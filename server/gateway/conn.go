@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"container/list"
 	"context"
 	"encoding/json"
 	"errors"
@@ -27,7 +28,11 @@ type conn struct {
 	writing atomic.Bool // a writer goroutine is running
 	ended   atomic.Bool // the connection is over: no more heartbeats
 	hb      *time.Timer
-	bad     int // malformed frames so far; read goroutine only
+	waiting *list.Element // in the gateway's lobby; guarded by its lock
+
+	// Read goroutine only: malformed frames so far, and error responses
+	// so far (see maxErrorsLogged).
+	bad, errorsSeen int
 }
 
 // serve runs the hello, then hands the connection to a fresh goroutine
@@ -64,7 +69,7 @@ func (c *conn) hello(ctx context.Context) bool {
 		c.refuse(nil, "no formbridge/hello within 10 seconds")
 	})
 	typ, data, err := c.ws.Read(ctx)
-	c.g.unauthenticated.Add(-1) // said something, or gone
+	c.g.lobby.leave(c) // said something, or gone
 	if !timer.Stop() || err != nil {
 		return false
 	}
@@ -261,8 +266,10 @@ func (c *conn) beat() {
 }
 
 // short bounds a string from a widget before it goes into a log.
-func short(s string) string {
-	const max = 64
+func short(s string) string { return clip(s, 64) }
+
+// clip cuts s to at most max bytes, marking the cut.
+func clip(s string, max int) string {
 	if len(s) > max {
 		return strings.ToValidUTF8(s[:max], "") + "…" // the cut may split a character
 	}

@@ -17,4 +17,7 @@ func NewWithTimers(h *hub.Hub, opts *Options, hello, heartbeat time.Duration) ht
 
 // SetMaxUnauthenticated lowers MaxUnauthenticated for a handler from
 // NewWithTimers, before it serves.
-func SetMaxUnauthenticated(h http.Handler, n int64) { h.(*gateway).maxUnauthenticated = n }
+func SetMaxUnauthenticated(h http.Handler, n int) { h.(*gateway).lobby.max = n }
+
+// Unauthenticated is how many connections wait for their hello.
+func Unauthenticated(h http.Handler) int { return h.(*gateway).lobby.len() }

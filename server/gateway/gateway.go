@@ -14,7 +14,6 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -38,7 +37,7 @@ const (
 	WriteTimeout = 10 * time.Second
 	// MaxUnauthenticated bounds the connections that have not said hello
 	// yet. Each holds a goroutine for up to HelloTimeout; beyond this
-	// many, new upgrades get 503 instead of piling up.
+	// many, a new one drops the one that has waited longest (see lobby).
 	MaxUnauthenticated = 1024
 	// PongTimeout is how long a ping may wait for its pong. With pings at
 	// wire.HeartbeatInterval a dead peer is found within ~30 s.
@@ -63,8 +62,7 @@ type gateway struct {
 	// HelloTimeout and wire.HeartbeatInterval; tests shorten them.
 	helloTimeout, heartbeat time.Duration
 
-	unauthenticated    atomic.Int64 // connections before hello
-	maxUnauthenticated int64        // MaxUnauthenticated; tests lower it
+	lobby lobby // connections before hello
 }
 
 // New returns the handler to serve at wire.Path.
@@ -78,11 +76,11 @@ func New(h *hub.Hub, opts *Options) http.Handler {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &gateway{
-		h:                  h,
-		log:                log,
-		helloTimeout:       HelloTimeout,
-		heartbeat:          wire.HeartbeatInterval,
-		maxUnauthenticated: MaxUnauthenticated,
+		h:            h,
+		log:          log,
+		helloTimeout: HelloTimeout,
+		heartbeat:    wire.HeartbeatInterval,
+		lobby:        lobby{max: MaxUnauthenticated},
 		accept: websocket.AcceptOptions{
 			Subprotocols:   []string{wire.Subprotocol},
 			OriginPatterns: slices.Clone(o.AllowedOrigins),
@@ -104,25 +102,24 @@ func (g *gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "this endpoint speaks the WebSocket subprotocol "+wire.Subprotocol, http.StatusBadRequest)
 		return
 	}
-	if g.unauthenticated.Add(1) > g.maxUnauthenticated {
-		g.unauthenticated.Add(-1)
-		g.log.Warn("WebSocket refused: too many connections waiting for hello", "remote", r.RemoteAddr)
-		http.Error(w, "too many connections are opening; try again shortly", http.StatusServiceUnavailable)
-		return
-	}
 	// Accept refuses a foreign Origin with 403 before the upgrade, so no
 	// data flows to a page that is not allowed (cross-site WebSocket hijacking).
 	lw := &leanWriter{ResponseWriter: w}
 	ws, err := websocket.Accept(lw, r, &g.accept)
 	if err != nil {
-		g.unauthenticated.Add(-1)
-		g.log.Info("WebSocket refused", "remote", r.RemoteAddr, "origin", r.Header.Get("Origin"), "err", err)
+		// Both clipped: a refused origin is the client's text, of any
+		// length, and the error repeats it.
+		g.log.Info("WebSocket refused", "remote", r.RemoteAddr, "origin", short(r.Header.Get("Origin")), "err", clip(err.Error(), 256))
 		return
 	}
 	// The connection gets its own goroutine and the handler returns, so
 	// net/http lets go of the request and its buffers. The request's
 	// context ends with the handler: the connection does not use it.
 	c := &conn{g: g, ws: ws, cork: lw.cork, remote: r.RemoteAddr}
+	if old := g.lobby.enter(c); old != nil {
+		g.log.Info("widget dropped: too many connections waiting for hello", "remote", old.remote)
+		old.ws.CloseNow() // its hello's read fails and ends it
+	}
 	go c.serve(context.Background())
 }
 

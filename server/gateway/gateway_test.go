@@ -465,16 +465,40 @@ func TestSlowWidgetCutOff(t *testing.T) {
 	}
 }
 
-// Connections that never say hello are bounded: past the limit the
-// upgrade is refused with 503, and a hello frees a place.
+// Connections that never say hello are bounded, and cannot lock the
+// widgets out: past the limit a new connection pushes out the one that
+// has waited longest, so a widget that says hello at once gets in while
+// silent connections fill every place.
 func TestUnauthenticatedBounded(t *testing.T) {
 	b := start(t, &bridgeOptions{maxUnauth: 2})
-	silent := []*client{dial(t, b), dial(t, b)}
-	_, err := dialWith(t, b.url, &websocket.DialOptions{Subprotocols: []string{wire.Subprotocol}})
-	var de *dialError
-	if !errors.As(err, &de) || de.status != http.StatusServiceUnavailable {
-		t.Fatalf("third silent connection: %v; want HTTP 503", err)
+	waiting := func(want int) {
+		t.Helper()
+		deadline := time.Now().Add(5 * time.Second)
+		for gateway.Unauthenticated(b.gw) != want {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d connections wait for hello; want %d", gateway.Unauthenticated(b.gw), want)
+			}
+			time.Sleep(time.Millisecond)
+		}
 	}
-	silent[0].hello(token, false)
-	dial(t, b).hello(token, false)
+	oldest := dial(t, b)
+	waiting(1)
+	silent := dial(t, b)
+	waiting(2)
+	// A third pushes out the oldest, whose connection ends.
+	dial(t, b)
+	if st := oldest.closed(); st != -1 {
+		t.Errorf("the oldest silent connection closed with %v; want it dropped", st)
+	}
+	waiting(2)
+	// A widget still gets in, and out of the lobby with its hello.
+	w := dial(t, b)
+	if res := w.hello(token, false); res.Channel != hub.DefaultChannel {
+		t.Fatalf("hello: %+v", res)
+	}
+	waiting(1)
+	// The silent ones are the ones pushed out.
+	if st := silent.closed(); st != -1 {
+		t.Errorf("the second silent connection closed with %v; want it dropped", st)
+	}
 }

@@ -25,6 +25,7 @@ var requester = wire.Implementation{Name: "test-server", Title: "Test Server", V
 
 type bridge struct {
 	h   *hub.Hub
+	gw  http.Handler
 	url string // ws://127.0.0.1:port/ws
 }
 
@@ -33,7 +34,7 @@ type bridgeOptions struct {
 	gateway   gateway.Options
 	hello     time.Duration
 	heartbeat time.Duration
-	maxUnauth int64 // 0 = gateway.MaxUnauthenticated
+	maxUnauth int // 0 = gateway.MaxUnauthenticated
 }
 
 func start(t testing.TB, o *bridgeOptions) *bridge {
@@ -65,7 +66,7 @@ func start(t testing.TB, o *bridgeOptions) *bridge {
 		h.Close()
 		srv.Close()
 	})
-	return &bridge{h: h, url: "ws" + strings.TrimPrefix(srv.URL, "http") + wire.Path}
+	return &bridge{h: h, gw: gw, url: "ws" + strings.TrimPrefix(srv.URL, "http") + wire.Path}
 }
 
 type client struct {

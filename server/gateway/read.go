@@ -5,12 +5,17 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 
 	"github.com/coder/websocket"
 
 	"github.com/formbridge/formbridge/app/wire"
 	"github.com/formbridge/formbridge/server/hub"
 )
+
+// maxErrorsLogged is how many of a connection's error responses are
+// logged at info level; the rest go to debug.
+const maxErrorsLogged = 3
 
 // readLoop handles the widget's frames after hello until the connection
 // ends. Malformed frames get a JSON-RPC error; MaxBadFrames of them
@@ -69,8 +74,13 @@ func (c *conn) answer(m *wire.Message) {
 	}
 	if m.Error != nil {
 		// The widget could not show the request (a mode it does not
-		// render, say). It stays pending for the other widgets.
-		c.g.log.Info("widget returned an error for a request", "remote", c.remote, "id", short(id), "code", m.Error.Code)
+		// render, say). It stays pending for the other widgets. Only the
+		// first few are logged as news: a widget can send any number.
+		level := slog.LevelInfo
+		if c.errorsSeen++; c.errorsSeen > maxErrorsLogged {
+			level = slog.LevelDebug
+		}
+		c.g.log.Log(context.Background(), level, "widget returned an error for a request", "remote", c.remote, "id", short(id), "code", m.Error.Code)
 		return
 	}
 	var res struct {
