@@ -48,6 +48,23 @@ func baseURL(ln net.Listener) string {
 	return "http://" + net.JoinHostPort(host, fmt.Sprint(addr.Port))
 }
 
+// newHTTPServer is the bridge's HTTP server. Its ReadTimeout frees a
+// connection whose client announces a body and then trickles it, or
+// never sends it. It does not cut short an API call that waits for a
+// person: net/http clears the read deadline once a body is read to its
+// end (and at once for a request without one, like the WebSocket
+// upgrade). No WriteTimeout: API callers and the demo panel wait for a
+// person's answer, up to the elicitation timeout.
+func newHTTPServer(h http.Handler, log *slog.Logger) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second, // the largest body (512 KiB) at 17 KB/s
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+}
+
 // start serves b on ln in the background.
 func start(b *bridge, ln net.Listener, log *slog.Logger) *running {
 	r := &running{
@@ -55,14 +72,7 @@ func start(b *bridge, ln net.Listener, log *slog.Logger) *running {
 		ln:     ln,
 		log:    log,
 		done:   make(chan error, 1),
-		srv: &http.Server{
-			Handler:           b.Handler(),
-			ReadHeaderTimeout: 10 * time.Second,
-			IdleTimeout:       2 * time.Minute,
-			// No WriteTimeout: API callers and the demo panel wait for a
-			// person's answer, up to the elicitation timeout.
-			ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-		},
+		srv:    newHTTPServer(b.Handler(), log),
 	}
 	go func() { r.done <- r.srv.Serve(ln) }()
 	return r
