@@ -89,7 +89,10 @@ func validHostLabel(label string) bool {
 
 func isSpaceOrControl(r rune) bool {
 	return r <= ' ' || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == 0xa0 || r == 0x2028 || r == 0x2029 ||
-		r == 0xfeff || (r >= 0x2000 && r <= 0x200f) || r == 0x3000
+		r == 0xfeff || (r >= 0x2000 && r <= 0x200f) || r == 0x3000 ||
+		// Invisible and direction marks: an address with U+202E in it
+		// shows its letters reversed, and so spoofs another.
+		r == 0x061c || r == 0x180e || (r >= 0x202a && r <= 0x202e) || (r >= 0x2060 && r <= 0x206f)
 }
 
 // validURI reports whether s is an absolute URI (RFC 3986 §4.3): a
@@ -159,5 +162,10 @@ func parseRFC3339(s string) (time.Time, error) {
 	if s[10] != 'T' {
 		return time.Time{}, errBadDateTime
 	}
-	return time.Parse(time.RFC3339Nano, s)
+	t, err := time.Parse(time.RFC3339Nano, s)
+	// Go takes an offset of +24:00 or +05:60; RFC 3339 stops at 23:59.
+	if n := len(s); err == nil && s[n-1] != 'Z' && (s[n-5:n-3] > "23" || s[n-2:] > "59") {
+		return time.Time{}, errBadDateTime
+	}
+	return t, err
 }

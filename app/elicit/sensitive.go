@@ -59,13 +59,13 @@ func (f *Form) Sensitive() []Sensitivity {
 			continue
 		}
 		for _, src := range [...]struct{ where, text string }{
-			{"internal name", fd.Key}, {"title", fd.Title}, {"description", fd.Description},
+			{"Its name behind the scenes", fd.Key}, {"Its title", fd.Title}, {"Its description", fd.Description},
 		} {
 			if what := secretIn(src.text); what != "" {
 				out = append(out, Sensitivity{
 					Field:  fd.Key,
 					What:   what,
-					Reason: "Its " + src.where + " mentions " + article(what) + what + ". Forms should never ask for one: only type it on the service's own site.",
+					Reason: src.where + " mentions " + WithArticle(what) + ".",
 				})
 				break
 			}
@@ -114,11 +114,15 @@ func containsString(list []string, s string) bool {
 	return false
 }
 
-// article gives "a " or "an " for a thing's name as it is read aloud.
-func article(what string) string {
-	switch what[0] {
-	case 'a', 'e', 'i', 'o', 'u', 'A', 'E', 'I', 'O', 'U':
-		return "an "
+// WithArticle writes "a password", "an API key", "a one-time code": the
+// article as the name is read aloud.
+func WithArticle(what string) string {
+	switch {
+	case what == "":
+		return "a secret"
+	case strings.HasPrefix(what, "one"): // said "won"
+	case strings.IndexByte("aeiouAEIOU", what[0]) >= 0:
+		return "an " + what
 	}
-	return "a "
+	return "a " + what
 }

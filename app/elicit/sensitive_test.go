@@ -79,3 +79,14 @@ func TestSensitive(t *testing.T) {
 		})
 	}
 }
+
+func TestWithArticle(t *testing.T) {
+	for what, want := range map[string]string{
+		"password": "a password", "API key": "an API key", "one-time code": "a one-time code",
+		"IBAN": "an IBAN", "access token": "an access token", "PIN": "a PIN", "": "a secret",
+	} {
+		if got := WithArticle(what); got != want {
+			t.Errorf("WithArticle(%q) = %q; want %q", what, got, want)
+		}
+	}
+}

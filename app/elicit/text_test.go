@@ -85,6 +85,9 @@ func TestFormats(t *testing.T) {
 		{FormatEmail, "Ann <a@example.com>", false},
 		{FormatEmail, "a@-example.com", false},
 		{FormatEmail, "a@example..com", false},
+		{FormatEmail, "ceo\u202emoc.live@example.com", false}, // shows reversed
+		{FormatEmail, "ann@exa\u2066mple.com", false},
+		{FormatEmail, "ann\u2060@example.com", false},
 		{FormatURI, "https://example.com/a?b#c", true},
 		{FormatURI, "mailto:a@example.com", true},
 		{FormatURI, "urn:isbn:0451450523", true},
@@ -103,6 +106,10 @@ func TestFormats(t *testing.T) {
 		{FormatDateTime, "2026-12-02T10:30:00", false},
 		{FormatDateTime, "2026-12-02 10:30:00Z", false},
 		{FormatDateTime, "2026-12-02T10:30Z", false},
+		{FormatDateTime, "2026-12-02T16:00:00+23:59", true},
+		{FormatDateTime, "2026-12-02T16:00:00+24:00", false},
+		{FormatDateTime, "2026-12-02T16:00:00+05:60", false},
+		{FormatDateTime, "2026-12-02T16:00:00.5-24:00", false},
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.format)+" "+tt.value, func(t *testing.T) {

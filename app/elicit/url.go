@@ -98,13 +98,19 @@ func CheckURL(raw string) (*URLInfo, error) {
 		if !isLoopback(host, addr, isIP) {
 			return nil, errors.New("plain http links cannot be opened; only https links can")
 		}
-		info.warn("http", "The link is not encrypted (http); it goes to this computer")
+		info.warn("http", "The link is not secure (it starts with http, not https). It leads to this same computer")
 	}
 	if u.User != nil {
-		info.warn("userinfo", "The link has extra text before an @ ("+u.User.Username()+"); the site it opens is "+info.Host)
+		// The plain spelling when there is one: the point is to show
+		// the real site, and a look-alike name would seem to be it.
+		site := info.Host
+		if info.ASCIIHost != "" {
+			site = info.ASCIIHost
+		}
+		info.warn("userinfo", "The link starts with \""+u.User.Username()+"@\", which is not where it leads: it opens "+site)
 	}
 	if info.Port != "" && !(scheme == "https" && info.Port == "443") && !(scheme == "http" && info.Port == "80") {
-		info.warn("port", "The link uses an unusual port ("+info.Port+")")
+		info.warn("port", "The address has an unusual number after the site name (:"+info.Port+"); websites seldom need one")
 	}
 	return info, nil
 }

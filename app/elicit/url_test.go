@@ -204,3 +204,29 @@ func TestEncodePunycode(t *testing.T) {
 		}
 	}
 }
+
+// The warning about text before an @ names the site the link really
+// opens, in plain letters when its name imitates another: shown as it
+// displays, it would read as the very site the link pretends to be.
+func TestUserinfoWarningNamesRealSite(t *testing.T) {
+	t.Parallel()
+	for raw, want := range map[string]string{
+		"https://paypal.com@xn--pypal-4ve.com/login": "it opens xn--pypal-4ve.com",
+		"https://paypal.com@pаypal.com/login":        "it opens xn--pypal-4ve.com",
+		"https://good.com@evil.com/":                 "it opens evil.com",
+	} {
+		info, err := CheckURL(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var msg string
+		for _, w := range info.Warnings {
+			if w.Code == "userinfo" {
+				msg = w.Message
+			}
+		}
+		if !strings.HasSuffix(msg, want) || strings.Contains(msg, "pаypal") {
+			t.Errorf("%s: %q; want it to end %q", raw, msg, want)
+		}
+	}
+}
