@@ -30,19 +30,23 @@ build: wasm
 wasm: $(WASM).br
 
 # Each file is written under a temporary name and renamed into place, so
-# a running bridge or test never reads a half-written wasm.
+# a running bridge or test never reads a half-written wasm. The names are
+# this build's own (the shell's pid), so two builds at once cannot trip
+# on each other's, and they sit in out/, not web/, which the bridge
+# embeds whole.
+TMP := out/tmp
+
 $(WASM): $(WASM_SOURCES)
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $@.tmp ./wasm
-	mv -f $@.tmp $@
+	@mkdir -p $(TMP)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(TMP)/app.wasm.$$$$ ./wasm && mv -f $(TMP)/app.wasm.$$$$ $@
 
 # Precompressed copies, served by Accept-Encoding. brotli is a Debian
 # build tool; deps installs it.
 $(WASM).br: $(WASM)
 	@command -v brotli >/dev/null || $(MAKE) deps
-	brotli -f -q 11 -o $(WASM).br.tmp $(WASM)
-	gzip -9 -c $(WASM) > $(WASM).gz.tmp
-	mv -f $(WASM).gz.tmp $(WASM).gz
-	mv -f $(WASM).br.tmp $(WASM).br
+	@mkdir -p $(TMP)
+	brotli -f -q 11 -o $(TMP)/app.wasm.br.$$$$ $(WASM) && gzip -9 -c $(WASM) > $(TMP)/app.wasm.gz.$$$$ && \
+		mv -f $(TMP)/app.wasm.gz.$$$$ $(WASM).gz && mv -f $(TMP)/app.wasm.br.$$$$ $(WASM).br
 
 # What a fresh machine lacks: Debian's chromium (browser tests) and
 # brotli (wasm precompression). Installed only when missing.
