@@ -54,22 +54,10 @@ func renderSensitive(it *item) app.UI {
 	return elem("div", "fb-warning",
 		el("p", "",
 			text("strong", "", "Be careful. "),
-			words("This asks for something that looks like "+withArticle(what)+". Legitimate servers never ask for passwords here."),
+			words("This seems to ask for your "+what+". Never type it here: trustworthy services ask for it only on their own website."),
 		),
 		el("ul", "", rows...),
-	).Role("note")
-}
-
-// withArticle writes "a password", "an API key".
-func withArticle(noun string) string {
-	if noun == "" {
-		return "a secret"
-	}
-	switch noun[0] {
-	case 'a', 'e', 'i', 'o', 'u', 'A', 'E', 'I', 'O', 'U':
-		return "an " + noun
-	}
-	return "a " + noun
+	).Role("note").ID(it.elemID("sensitive"))
 }
 
 // sortedKeys gives a map's keys in a stable order for rendering.

@@ -21,6 +21,7 @@ func (w *widget) connect(ctx app.Context) {
 	if w.host = embed.Attach(ctx, func(ctx app.Context, l embed.Link) {
 		w.resolve(ctx, app.Window().URL().String(), link{Token: l.Token, Bridge: l.Bridge})
 	}); w.host != nil {
+		embedded = true
 		return
 	}
 	pageURL, fragment := readFragment()

@@ -41,25 +41,34 @@ type fieldParts struct {
 	field   *elicit.Field
 	hint    string
 	problem string
+	warning string // the id of the warning that the field asks for a secret, if it does
 }
 
 func (f *requestForm) parts(i int, fd *elicit.Field, hint string) fieldParts {
-	return fieldParts{ids: f.ids(i), field: fd, hint: hint, problem: f.Item.Draft.shownError(fd.Key)}
+	p := fieldParts{ids: f.ids(i), field: fd, hint: hint, problem: f.Item.Draft.shownError(fd.Key)}
+	for _, s := range f.Item.Sensitive {
+		if s.Field == fd.Key {
+			p.warning = f.Item.elemID("sensitive")
+		}
+	}
+	return p
 }
 
-// describedBy lists the ids of the help, hint and problem shown.
+// describedBy lists the ids of the warning, help, hint and problem shown.
+// The warning comes first: a screen reader user lands on the field, never
+// on the warning above it.
 func (p fieldParts) describedBy() string {
-	var ids []string
+	var help, hint, problem string
 	if p.field.Description != "" {
-		ids = append(ids, p.ids.help)
+		help = p.ids.help
 	}
 	if p.hint != "" {
-		ids = append(ids, p.ids.hint)
+		hint = p.ids.hint
 	}
 	if p.problem != "" {
-		ids = append(ids, p.ids.err)
+		problem = p.ids.err
 	}
-	return strings.Join(ids, " ")
+	return strings.Join(strings.Fields(p.warning+" "+help+" "+hint+" "+problem), " ")
 }
 
 // labelText is the field's label with the required mark. The mark is a

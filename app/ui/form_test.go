@@ -222,7 +222,8 @@ func TestFormRefusesInvalidAndShowsErrors(t *testing.T) {
 	if page.find(".fb-error") != nil || page.find("[role=alert]") != nil {
 		t.Fatal("errors show before the person did anything")
 	}
-	if got := page.mustFind(t, "button[data-action=accept]").attrs["aria-disabled"]; got != "true" {
+	// Send is not announced as unavailable: pressing it shows what is missing.
+	if got, ok := page.mustFind(t, "button[data-action=accept]").attrs["aria-disabled"]; ok {
 		t.Errorf("Send aria-disabled=%q on an invalid form", got)
 	}
 
@@ -331,8 +332,14 @@ func TestFormSensitiveWarning(t *testing.T) {
 	if w == nil {
 		t.Fatal("no warning on a form asking for a password")
 	}
-	if !strings.Contains(w.textContent(), "Legitimate servers never ask for passwords here.") {
-		t.Errorf("warning reads %q", w.textContent())
+	if want := "seems to ask for your password. Never type it here"; !strings.Contains(w.textContent(), want) {
+		t.Errorf("warning reads %q; want %q", w.textContent(), want)
+	}
+	// A screen reader user lands on the field, not on the warning above
+	// it: the field names the warning as its description.
+	in := page.mustFind(t, "[data-field=password]").mustFind(t, "textarea")
+	if w.attrs["id"] == "" || !strings.HasPrefix(in.attrs["aria-describedby"], w.attrs["id"]) {
+		t.Errorf("the field's aria-describedby %q does not start with the warning's id %q", in.attrs["aria-describedby"], w.attrs["id"])
 	}
 	// The warning comes before the fields.
 	var order []string
@@ -380,17 +387,14 @@ func TestDeclineAndNotNow(t *testing.T) {
 	g, b, e := mountForm(t, "x", everyKind)
 	g.onDismiss(e.Context(), app.Event{Value: app.Undefined()})
 	if len(b.sent) != 1 || b.sent[0].Action != "cancel" {
-		t.Fatalf("Not now sent %+v, want cancel", b.sent)
+		t.Fatalf("Dismiss sent %+v, want cancel", b.sent)
 	}
 }
 
-func TestFirstRenderKnowsValidity(t *testing.T) {
+func TestFirstRenderShowsNoErrors(t *testing.T) {
 	// Before OnMount runs, as go-app's first render happens.
 	it := itemFor(t, "r1", 1, formParams(t, "x", shortSchema), testMeta)
 	page := render(t, &requestForm{Item: it, Answer: &answers{}})
-	if got := page.mustFind(t, "button[data-action=accept]").attrs["aria-disabled"]; got != "true" {
-		t.Errorf("Send aria-disabled=%q on the first render of an empty required form", got)
-	}
 	if page.find("p[class=fb-error]") != nil {
 		t.Error("errors shown on the first render")
 	}

@@ -44,7 +44,7 @@ type item struct {
 // meta. The bridge parses and checks every request before sending it, so
 // the widget does not ship a schema parser of its own. newItem never
 // fails: a request the widget cannot show (no reading, or one it could
-// not decode) still needs Decline and Not now, so the server hears back.
+// not decode) still needs Decline and Dismiss, so the server hears back.
 func newItem(id string, seq int, params wire.ElicitParams, meta wire.RequestMeta, now time.Time) *item {
 	it := &item{ID: id, Seq: seq, Params: params, Meta: meta, Received: now, Draft: &draft{}}
 	if params.IsURL() {

@@ -16,8 +16,9 @@ const (
 	outcomeGone      = "gone"
 )
 
-// maxNotices bounds the notices kept on screen.
-const maxNotices = 5
+// maxNotices bounds the notices kept on screen, so that old ones never
+// push the open request far down: the newest few say what happened.
+const maxNotices = 3
 
 // notice tells the person why a request left the queue. Its sentence
 // is built around the requester's name, which is kept apart (Name) so

@@ -17,7 +17,7 @@ type answerer interface {
 }
 
 // requestForm shows one form-mode request: who asks, their message, the
-// fields, and Send / Decline / Not now.
+// fields, and Send / Decline / Dismiss.
 type requestForm struct {
 	app.Compo
 
@@ -103,7 +103,7 @@ func (f *requestForm) OnUpdate(ctx app.Context) {
 }
 
 // prepare computes the errors of a newly shown request and puts focus on
-// its first field.
+// it, when mayTakeFocus.
 func (f *requestForm) prepare(ctx app.Context) {
 	it := f.Item
 	if it == nil || it.Form == nil {
@@ -119,14 +119,19 @@ func (f *requestForm) prepare(ctx app.Context) {
 		// values, which only need the draft where it moved on from them.
 		switched := f.focusedFor != ""
 		f.focusedFor, f.seenRev = it.ID, f.Rev
-		// The first field, or the title of a form that has none, so a
-		// screen reader starts reading at the new request.
-		id := it.elemID("title")
-		if len(it.Form.Fields) > 0 {
-			id = it.elemID("f0")
-		}
+		// The first field of a form that opens on its own. The title of
+		// one that replaces the form just answered: a second press of a
+		// key meant for that one must not tick or send this one unread.
+		// A screen reader starts reading at either.
 		ctx.Defer(func(app.Context) {
 			f.showDraft(switched)
+			if !mayTakeFocus() {
+				return
+			}
+			id := it.elemID("title")
+			if !switched && len(it.Form.Fields) > 0 {
+				id = it.elemID("f0")
+			}
 			focusElement(id)
 		})
 	case f.seenRev != f.Rev:
@@ -262,16 +267,19 @@ func (f *requestForm) onDecline(ctx app.Context, e app.Event) {
 	}
 }
 
-// onDismiss ("Not now") tells the server the person did not choose.
+// onDismiss ("Dismiss") tells the server the person did not choose.
 func (f *requestForm) onDismiss(ctx app.Context, e app.Event) {
 	if f.Item.Draft.Sent == "" {
 		f.Answer.answer(f.Item, wire.ElicitResult{Action: wire.ActionCancel})
 	}
 }
 
-// onKeyDown: Escape is "Not now".
+// onKeyDown: Escape is "Dismiss", until the person changes a field: then
+// one stray Escape (closing a date picker, ending a word being composed,
+// which has changed the field already) must not throw their answers
+// away. The button still does it.
 func (f *requestForm) onKeyDown(ctx app.Context, e app.Event) {
-	if e.Get("key").String() == "Escape" {
+	if e.Get("key").String() == "Escape" && len(f.Item.Draft.Changed) == 0 {
 		e.PreventDefault()
 		f.onDismiss(ctx, e)
 	}
@@ -309,10 +317,13 @@ func (f *requestForm) Render() app.UI {
 		if d.Submitted && invalid {
 			summary = f.renderSummary()
 		}
+		// Never marked unavailable while the form is incomplete: pressing
+		// Send is how the person learns what is missing, and a screen
+		// reader would announce an aria-disabled button as not worth
+		// pressing.
 		send := textElem("button", "fb-primary", "Send").
 			Attr("type", "submit").
 			DataSet("action", wire.ActionAccept).
-			Aria("disabled", invalid || busy).
 			Attr("disabled", busy)
 		actions = append([]app.UI{send}, actions...)
 	}

@@ -28,15 +28,19 @@ func (c *urlCard) OnMount(ctx app.Context)  { c.focusTitle(ctx) }
 func (c *urlCard) OnUpdate(ctx app.Context) { c.focusTitle(ctx) }
 
 // focusTitle puts focus on the card's title when a new request opens,
-// so it is read first. Never on Open: a stray Enter must not open a
-// link.
+// so it is read first, when mayTakeFocus.
+// Never on Open: a stray Enter must not open a link.
 func (c *urlCard) focusTitle(ctx app.Context) {
 	if c.Item == nil || c.focusedFor == c.Item.ID {
 		return
 	}
 	c.focusedFor = c.Item.ID
 	id := c.Item.elemID("title")
-	ctx.Defer(func(app.Context) { focusElement(id) })
+	ctx.Defer(func(app.Context) {
+		if mayTakeFocus() {
+			focusElement(id)
+		}
+	})
 }
 
 // onOpen opens the link and answers accept: in URL mode, opening the
@@ -62,14 +66,14 @@ func (c *urlCard) onDecline(ctx app.Context, e app.Event) {
 	}
 }
 
-// onDismiss ("Not now") tells the server the person did not choose.
+// onDismiss ("Dismiss") tells the server the person did not choose.
 func (c *urlCard) onDismiss(ctx app.Context, e app.Event) {
 	if c.Item.Draft.Sent == "" {
 		c.Answer.answer(c.Item, wire.ElicitResult{Action: wire.ActionCancel})
 	}
 }
 
-// onKeyDown: Escape is "Not now".
+// onKeyDown: Escape is "Dismiss".
 func (c *urlCard) onKeyDown(ctx app.Context, e app.Event) {
 	if e.Get("key").String() == "Escape" {
 		e.PreventDefault()
@@ -105,7 +109,7 @@ func (c *urlCard) Render() app.UI {
 			// spelling, which cannot imitate anything.
 			warnFirst, warnLast = warnLast, nil
 			site = []app.UI{
-				siteLine("Website, in plain letters: ", u.ASCIIHost),
+				siteLine("Website's real name: ", u.ASCIIHost),
 				el("p", "fb-site-shown",
 					words("It is displayed as "),
 					ltrText("bdi", "fb-lookalike", showControls(u.Host)),
@@ -145,7 +149,7 @@ func siteLine(label, name string) app.UI {
 func preventDefault(ctx app.Context, e app.Event) { e.PreventDefault() }
 
 // card is the form around one request, labelled by its title; Escape
-// (onKeyDown) is "Not now".
+// (onKeyDown) is "Dismiss".
 func card(class string, it *item, onKeyDown app.EventHandler, body ...app.UI) app.HTMLElem {
 	return elem("form", class, body...).
 		DataSet("elicitation-id", it.ID).
@@ -154,12 +158,12 @@ func card(class string, it *item, onKeyDown app.EventHandler, body ...app.UI) ap
 		OnKeyDown(onKeyDown, it.ID)
 }
 
-// declineButtons are Decline and Not now, the same on both kinds of
+// declineButtons are Decline and Dismiss, the same on both kinds of
 // card.
 func declineButtons(busy bool, onDecline, onDismiss app.EventHandler, id string) []app.UI {
 	return []app.UI{
 		answerButton("", wire.ActionDecline, "Decline", busy, onDecline, id),
-		answerButton("", wire.ActionCancel, "Not now", busy, onDismiss, id),
+		answerButton("", wire.ActionCancel, "Dismiss", busy, onDismiss, id),
 	}
 }
 

@@ -210,7 +210,16 @@ func (w *widget) renderContent() app.UI {
 	case w.fatal != "":
 		return emptyState("alert", "Cannot connect", w.fatal)
 	case w.queue.len() == 0:
-		return emptyState("", "Nothing to answer right now", "This page shows requests that apps and AI assistants send you: questions to answer, or things to approve. Keep it open; new requests appear here as they arrive.")
+		// Not "nothing to answer" before the bridge has said so: someone
+		// on a slow phone would close the page with requests waiting.
+		title, more := "Looking for requests…", ""
+		switch w.state {
+		case connOnline:
+			title, more = "Nothing to answer right now", " Keep it open; new requests appear here as they arrive."
+		case connOffline:
+			title, more = "Cannot check for requests right now", " It is offline and keeps trying to reconnect."
+		}
+		return emptyState("", title, "This page shows requests that apps and AI assistants send you: questions to answer, or things to approve."+more)
 	}
 	open := w.queue.find(w.selected)
 	if open == nil {

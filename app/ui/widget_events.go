@@ -109,14 +109,15 @@ func settledNotice(it *item, outcome string, now time.Time) notice {
 		case wire.ActionDecline:
 			n.Before, n.After = "You declined. ", " has been told."
 		case wire.ActionCancel:
-			n.Before, n.After = "Closed without an answer. ", " has been told."
+			n.Before, n.After = "Dismissed without an answer. ", " has been told."
 		default:
 			n.Before, n.After = "Your answer was delivered to ", "."
 		}
 	case wire.OutcomeAnsweredElsewhere:
 		n.Before, n.Name, n.After = "Answered in another window, so it was closed here.", "", ""
 	case wire.OutcomeCancelled:
-		n.Before, n.After = "", " withdrew this request."
+		// Not "withdrew": the service stopping cancels requests too.
+		n.Before, n.After = "This request from ", " was called off before you answered."
 	case wire.OutcomeExpired:
 		n.Before, n.After = "This request from ", " expired before it was answered."
 	case wire.OutcomeUnknown:
@@ -126,6 +127,9 @@ func settledNotice(it *item, outcome string, now time.Time) notice {
 			break
 		}
 		n.Before, n.After = "This request from ", " is no longer waiting."
+	case outcomeGone:
+		// Found out on reconnecting: it ended while the widget was away.
+		n.Before, n.After = "This request from ", " ended while you were offline, so nothing was sent."
 	default:
 		n.Outcome = outcomeGone
 		n.Before, n.After = "This request from ", " is no longer waiting."

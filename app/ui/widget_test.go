@@ -2,6 +2,7 @@ package ui
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -60,11 +61,20 @@ func TestWidgetEmptyState(t *testing.T) {
 	if root.attrs["data-connection"] != "connecting" {
 		t.Errorf("data-connection=%q before any event", root.attrs["data-connection"])
 	}
-	if !strings.Contains(page.textContent(), "Nothing to answer right now") {
-		t.Errorf("empty state missing: %q", page.textContent())
+	// Not "nothing to answer" until the bridge has said so.
+	if got := page.textContent(); !strings.Contains(got, "Looking for requests") || strings.Contains(got, "Nothing to answer") {
+		t.Errorf("while connecting the page reads %q", got)
 	}
 	w.onConnectionChange(connOnline)
 	page = show(t, w, d)
+	if !strings.Contains(page.textContent(), "Nothing to answer right now") {
+		t.Errorf("empty state missing: %q", page.textContent())
+	}
+	w.onConnectionChange(connOffline)
+	if got := show(t, w, d).textContent(); !strings.Contains(got, "Cannot check for requests") {
+		t.Errorf("offline the page reads %q", got)
+	}
+	w.onConnectionChange(connOnline)
 	if page.mustFind(t, "div[class=fb-widget]").attrs["data-connection"] != "online" {
 		t.Error("data-connection does not follow the connection")
 	}
@@ -133,9 +143,9 @@ func TestWidgetAnswerAndOutcomes(t *testing.T) {
 	}{
 		{"accept", wire.OutcomeAnswered, "Sent to Deploy Bot."},
 		{"decline", wire.OutcomeAnswered, "You declined."},
-		{"cancel", wire.OutcomeAnswered, "Closed without an answer."},
+		{"cancel", wire.OutcomeAnswered, "Dismissed without an answer."},
 		{"", wire.OutcomeExpired, "expired before it was answered"},
-		{"", wire.OutcomeCancelled, "Deploy Bot withdrew this request."},
+		{"", wire.OutcomeCancelled, "This request from Deploy Bot was called off before you answered."},
 	} {
 		t.Run(tt.action+tt.outcome, func(t *testing.T) {
 			w, d, c := mountWidget(t)
@@ -441,6 +451,24 @@ func TestNoticeDismiss(t *testing.T) {
 	page = show(t, w, d)
 	if page.find("[data-outcome]") != nil {
 		t.Error("the notice stays after OK")
+	}
+}
+
+// Old notices make way for new ones, so they never push the open request
+// far down.
+func TestNoticesBounded(t *testing.T) {
+	w, d, _ := mountWidget(t)
+	ctx := d.Context()
+	for _, id := range []string{"r1", "r2", "r3", "r4", "r5"} {
+		ask(t, w, ctx, id, formParams(t, "Name?", shortSchema), testMeta)
+		w.onSettled(ctx, &wire.SettledParams{RequestID: id, Outcome: wire.OutcomeExpired})
+	}
+	var shown []string
+	for _, n := range show(t, w, d).findAll("[data-outcome=expired]") {
+		shown = append(shown, n.attrs["data-request-id"])
+	}
+	if want := []string{"r5", "r4", "r3"}; !slices.Equal(shown, want) {
+		t.Errorf("notices shown for %q; want the newest three, %q", shown, want)
 	}
 }
 

@@ -34,7 +34,7 @@ func mouseClick(t *testing.T, ctx context.Context, sel chromedp.CSS) {
 }
 
 // TestFirstClickCounts: a person in an empty required field who clicks
-// Not now or Decline gets that with the first click. Leaving the field
+// Dismiss or Decline gets that with the first click. Leaving the field
 // must not move the buttons between the press and the release.
 func TestFirstClickCounts(t *testing.T) {
 	const question = `{"message":"Share your phone number?","requestedSchema":{"type":"object","properties":{
@@ -44,9 +44,9 @@ func TestFirstClickCounts(t *testing.T) {
 		name, action, want string
 		typeThenClear      bool // the person typed and erased, so leaving shows "required"
 	}{
-		{"not now", "cancel", `{"action":"cancel"}`, false},
+		{"dismiss", "cancel", `{"action":"cancel"}`, false},
 		{"decline", "decline", `{"action":"decline"}`, false},
-		{"not now after erasing", "cancel", `{"action":"cancel"}`, true},
+		{"dismiss after erasing", "cancel", `{"action":"cancel"}`, true},
 		{"decline after erasing", "decline", `{"action":"decline"}`, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

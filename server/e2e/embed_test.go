@@ -179,7 +179,7 @@ func TestEmbedInChatExample(t *testing.T) {
 	id := waitForm(t, frame)
 	waitJS(t, ctx, "the page to hear of the request", `chatEvents.some((e) => e.type === "pending" && e.count === 1)`)
 	waitJS(t, ctx, "the frame to grow to the form", `parseInt(document.querySelector("#widget iframe").style.height) > 320`)
-	fitsFrame(t, frame)
+	fitsFrame(t, ctx, frame)
 
 	// focus() puts the keyboard in the request's first field.
 	eval[bool](t, ctx, `chatWidget.focus(); true`)
@@ -221,15 +221,30 @@ func TestEmbedInChatExample(t *testing.T) {
 }
 
 // fitsFrame checks the iframe is as tall as the widget's content: all of
-// it visible, and no more than the widget's padding left over.
-func fitsFrame(t *testing.T, frame context.Context) {
+// it visible, and no more than the widget's padding left over. Content
+// taller than the host lets the frame grow (chat.css caps it) scrolls
+// inside the frame, which must then be at that cap.
+func fitsFrame(t *testing.T, ctx, frame context.Context) {
 	t.Helper()
-	waitJS(t, frame, "the frame to fit its content", `(() => {
+	const spareJS = `(() => {
 		const root = document.querySelector(".fb-widget");
-		const bottom = Math.max(...[...root.children].map((c) => c.getBoundingClientRect().bottom));
-		const spare = innerHeight - bottom;
-		return spare >= 0 && spare <= 48;
-	})()`)
+		return innerHeight - (Math.max(...[...root.children].map((c) => c.getBoundingClientRect().bottom)) + scrollY);
+	})()`
+	const cappedJS = `(() => {
+		const f = document.querySelector("iframe"), cap = parseFloat(getComputedStyle(f).maxHeight);
+		return !isNaN(cap) && Math.abs(f.getBoundingClientRect().height - cap) < 1;
+	})()`
+	deadline := time.Now().Add(stepTimeout)
+	for {
+		spare := eval[float64](t, frame, spareJS)
+		if spare >= 0 && spare <= 48 || spare < 0 && eval[bool](t, ctx, cappedJS) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the frame does not fit its content: %.0f px to spare", spare)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // screenshotChat leaves a picture of the chat example with a request
@@ -247,7 +262,7 @@ func screenshotChat(t *testing.T, ctx, frame context.Context, b *Bridge) {
 			do(t, ctx, "back to light", chromedp.Click(chromedp.CSS("#mode")))
 			waitJS(t, frame, "the light palette", `getComputedStyle(document.documentElement).getPropertyValue("--fb-bg").trim() === "#f4f6f9"`)
 		}
-		fitsFrame(t, frame)
+		fitsFrame(t, ctx, frame)
 		do(t, ctx, "let layout settle", chromedp.Sleep(300*time.Millisecond))
 		sctx, cancel := context.WithTimeout(ctx, stepTimeout)
 		img, err := chromedp.Run(sctx, chromedp.FullScreenshot(100))
@@ -462,7 +477,7 @@ func TestEmbedCustomElement(t *testing.T) {
 	out := b.Elicit(t, confirmDelete, nil)
 	waitJS(t, ctx, "pending on the element", `heard.some((e) => e.type === "pending" && e.count === 1)`)
 	waitForm(t, frame)
-	fitsFrame(t, frame)
+	fitsFrame(t, ctx, frame)
 	press(t, frame, action("cancel"))
 	wantResult(t, await(t, frame, out), `{"action":"cancel"}`)
 	waitJS(t, ctx, "settled on the element", `heard.some((e) => e.type === "settled" && e.outcome === "answered")`)
@@ -483,4 +498,39 @@ func TestEmbedCustomElement(t *testing.T) {
 func press(t *testing.T, ctx context.Context, sel chromedp.CSS) {
 	t.Helper()
 	do(t, ctx, "press "+string(sel), chromedp.Focus(sel), chromedp.KeyEvent(kb.Enter))
+}
+
+// TestEmbedKeepsHostFocus: a request that arrives while the person types
+// in the chat page must not take the keyboard. Their next keys stay in
+// the chat box; a Space and an Enter do not tick and send a form they
+// have not read.
+func TestEmbedKeepsHostFocus(t *testing.T) {
+	ctx := NewBrowser(t)
+	chat := serveDir(t, WebDir(), "/")
+	b := startOriginBridge(t, chat)
+	do(t, ctx, "open the chat example", chromedp.Navigate(chat+"/examples/chat.html#token="+b.Token+"&widget="+b.URL+"/"))
+	waitJS(t, ctx, "the widget to connect", `window.chatEvents && chatEvents.some((e) => e.type === "connection" && e.state === "online")`)
+	frame := frameContext(t, ctx, b.URL+"/")
+
+	do(t, ctx, "type in the chat box", chromedp.Click(chromedp.CSS("#say")), chromedp.SendKeys(chromedp.CSS("#say"), "see"))
+	out := b.Elicit(t, `{"message":"Delete these 40 invoices?","requestedSchema":{"type":"object","properties":{
+		"confirm":{"type":"boolean","title":"Yes, delete these 40 invoices permanently"}},"required":["confirm"]}}`, nil)
+	waitForm(t, frame)
+	do(t, ctx, "let the form settle", chromedp.Sleep(300*time.Millisecond))
+	do(t, ctx, "go on typing", chromedp.KeyEvent(" you"), chromedp.KeyEvent(kb.Enter))
+
+	if got := eval[string](t, ctx, `document.activeElement.id`); got != "say" {
+		t.Errorf("focus on the chat page is on %q; want the chat box", got)
+	}
+	if got := eval[bool](t, frame, `document.activeElement !== document.body && document.activeElement !== null`); got {
+		t.Errorf("focus went into the widget: %s", eval[string](t, frame, `document.activeElement.outerHTML.slice(0, 200)`))
+	}
+	if eval[bool](t, frame, `document.querySelector("[data-field=confirm] input")?.checked === true`) {
+		t.Error("the person's typing ticked the box")
+	}
+	select {
+	case o := <-out:
+		t.Fatalf("the request was answered by typing meant for the chat: %+v %v", o.Result, o.Err)
+	case <-time.After(300 * time.Millisecond):
+	}
 }

@@ -130,14 +130,35 @@ func TestDecline(t *testing.T) {
 	answerWith(t, chromedp.Click(action("decline")), `{"action":"decline"}`)
 }
 
-// TestNotNow clicks "Not now" while the empty required field has focus:
+// TestDismiss clicks "Dismiss" while the empty required field has focus:
 // the click must count even though leaving the field shows its error.
-func TestNotNow(t *testing.T) {
+func TestDismiss(t *testing.T) {
 	answerWith(t, chromedp.Click(action("cancel")), `{"action":"cancel"}`)
 }
 
 func TestEscape(t *testing.T) {
 	answerWith(t, chromedp.KeyEvent(kb.Escape), `{"action":"cancel"}`)
+}
+
+// TestEscapeKeepsTypedAnswers: once the person has typed, Escape (said to
+// close a picker, say) does not throw the form away.
+func TestEscapeKeepsTypedAnswers(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	openWidget(t, ctx, b)
+	out := b.Elicit(t, `{"message":"Where to?","requestedSchema":{"type":"object","properties":{"city":{"type":"string"}}}}`, nil)
+	waitForm(t, ctx)
+	do(t, ctx, "type, then Escape", chromedp.SendKeys(field("city", "textarea, input"), "Lisbon"), chromedp.KeyEvent(kb.Escape))
+	select {
+	case o := <-out:
+		t.Fatalf("Escape after typing answered the request: %+v %v", o.Result, o.Err)
+	case <-time.After(500 * time.Millisecond):
+	}
+	if got := eval[string](t, ctx, `document.querySelector("[data-field=city] textarea, [data-field=city] input").value`); got != "Lisbon" {
+		t.Errorf("the field holds %q after Escape; want what was typed", got)
+	}
+	do(t, ctx, "send", chromedp.Click(action("accept")))
+	wantResult(t, await(t, ctx, out), `{"action":"accept","content":{"city":"Lisbon"}}`)
 }
 
 // TestPauseAfterSpace: a person who pauses after a space (while the

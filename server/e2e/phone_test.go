@@ -26,7 +26,7 @@ const measure = `(() => {
 })()`
 
 // TestPhoneActionsInReach: on a phone a long form is several screens
-// tall; Send, Decline and Not now stay on screen while the person is
+// tall; Send, Decline and Dismiss stay on screen while the person is
 // anywhere in it, never over the field they are in, at 375 and at the
 // 320 px minimum. Viewport screenshots go to out/ for people to look at.
 func TestPhoneActionsInReach(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/formbridge/formbridge/server/hub"
 )
@@ -55,4 +56,29 @@ func TestServerWithdraws(t *testing.T) {
 	do(t, ctx, "withdrawn",
 		chromedp.WaitVisible(chromedp.CSS(`[data-outcome="cancelled"]`)),
 		chromedp.WaitNotPresent(chromedp.CSS(`form[data-elicitation-id=`+css(id)+`]`)))
+}
+
+// TestNextRequestFocusesTitle: the person sends one request from the
+// keyboard, and the next opens with focus on its title, not on a control:
+// a second press of Space or Enter, meant for the first, must not tick or
+// send the next one unread.
+func TestNextRequestFocusesTitle(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	openWidget(t, ctx, b)
+	first := b.Elicit(t, `{"message":"First: your name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}`, nil)
+	firstID := waitForm(t, ctx)
+	second := b.Elicit(t, `{"message":"Second: delete the archive?","requestedSchema":{"type":"object","properties":{"sure":{"type":"boolean","title":"Yes, delete it"}},"required":["sure"]}}`, nil)
+	waitJS(t, ctx, "the second request in the queue", `document.body.innerText.includes("Second: delete the archive?")`)
+	waitJS(t, ctx, "focus in the first field", `document.activeElement?.closest("[data-field=name]") != null`)
+
+	do(t, ctx, "type and send with Enter", chromedp.SendKeys(field("name", "textarea, input"), "Ada"), chromedp.Focus(action("accept")), chromedp.KeyEvent(kb.Enter))
+	wantResult(t, await(t, ctx, first), `{"action":"accept","content":{"name":"Ada"}}`)
+	do(t, ctx, "the second opens", chromedp.WaitNotPresent(chromedp.CSS(`form[data-elicitation-id=`+css(firstID)+`]`)), chromedp.WaitVisible(field("sure", "input")))
+	waitJS(t, ctx, "focus on the second's title", `document.activeElement?.matches("h2.fb-title") === true`)
+	do(t, ctx, "press Space and Enter again", chromedp.KeyEvent(" "), chromedp.KeyEvent(kb.Enter))
+	noResultYet(t, second, "after keys meant for the first")
+	if eval[bool](t, ctx, `document.querySelector("[data-field=sure] input").checked`) {
+		t.Error("a Space meant for the first request ticked the second")
+	}
 }

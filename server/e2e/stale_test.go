@@ -44,7 +44,7 @@ func TestReconnectWithdrawsSettled(t *testing.T) {
 	do(t, ctx, "comes back", chromedp.WaitVisible(chromedp.CSS(`[data-connection="online"]`)))
 	waitJS(t, ctx, "the old form withdrawn", `!document.querySelector('form[data-elicitation-id=`+css(oldID)+`]')`)
 	note := eval[string](t, ctx, `document.querySelector('[data-outcome="gone"][data-request-id=`+css(oldID)+`]').innerText`)
-	if !strings.Contains(note, "no longer waiting") {
+	if !strings.Contains(note, "ended while you were offline, so nothing was sent") {
 		t.Errorf("notice for the old request: %q", note)
 	}
 	newID := waitForm(t, ctx)
@@ -112,7 +112,7 @@ func TestAnswerToGoneRequest(t *testing.T) {
 	waitForm(t, ctx)
 	// This bridge sends no reading of the request in _meta, as a real one
 	// does: the widget cannot show it as a form, says so, and still
-	// offers Decline and Not now.
+	// offers Decline and Dismiss.
 	card := eval[string](t, ctx, `document.querySelector('form[data-elicitation-id="ghost"]').innerText`)
 	if !strings.Contains(card, "cannot be shown") || eval[bool](t, ctx, `!!document.querySelector('form[data-elicitation-id="ghost"] [data-action="accept"]')`) {
 		t.Errorf("a request without the bridge's reading shows %q", card)

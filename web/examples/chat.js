@@ -92,9 +92,8 @@
     li.appendChild(p);
     $("messages").appendChild(li);
     input.value = "";
-    if (window.chatWidget) {
-      window.chatWidget.focus();
-    }
+    // Focus stays here: moving it into the widget would send the
+    // person's next keys to a form they have not read.
   });
 
   // An integration loads embed.js from its bridge, at an address written
