@@ -140,7 +140,7 @@ Commands:
 Example: try it with demo questions, then open the printed link:
   formbridge demo
 
-Run 'formbridge <command> --help' for a command's options. Every option
-can also be set with an environment variable, named in that help.
+Run 'formbridge <command> --help' for a command's options. Most can
+also be set with an environment variable, named in that help.
 `)
 }
