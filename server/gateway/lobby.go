@@ -31,17 +31,15 @@ func (l *lobby) enter(c *conn) (pushedOut *conn) {
 	return pushedOut
 }
 
-// leave takes c out of the lobby: it said something, or is gone. It
-// reports false when c had been pushed out already.
-func (l *lobby) leave(c *conn) bool {
+// leave takes c out of the lobby, if it was not pushed out already: it
+// said something, or is gone.
+func (l *lobby) leave(c *conn) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if c.waiting == nil {
-		return false
+	if c.waiting != nil {
+		l.waiting.Remove(c.waiting)
+		c.waiting = nil
 	}
-	l.waiting.Remove(c.waiting)
-	c.waiting = nil
-	return true
 }
 
 // len is how many connections are waiting.

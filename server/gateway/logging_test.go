@@ -55,7 +55,6 @@ func TestRefusedOriginLoggedShort(t *testing.T) {
 		t.Fatalf("dial: %v; want HTTP 403", err)
 	}
 	got := waitLogged(t, logs, "WebSocket refused", 1)
-
 	if len(got) > 1024 {
 		t.Errorf("one refused origin wrote %d bytes of log; want a short line", len(got))
 	}
