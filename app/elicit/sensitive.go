@@ -65,7 +65,7 @@ func (f *Form) Sensitive() []Sensitivity {
 				out = append(out, Sensitivity{
 					Field:  fd.Key,
 					What:   what,
-					Reason: src.where + " mentions " + WithArticle(what) + ".",
+					Reason: src.where + " mentions " + withArticle(what) + ".",
 				})
 				break
 			}
@@ -114,9 +114,9 @@ func containsString(list []string, s string) bool {
 	return false
 }
 
-// WithArticle writes "a password", "an API key", "a one-time code": the
+// withArticle writes "a password", "an API key", "a one-time code": the
 // article as the name is read aloud.
-func WithArticle(what string) string {
+func withArticle(what string) string {
 	switch {
 	case what == "":
 		return "a secret"
