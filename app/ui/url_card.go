@@ -28,8 +28,8 @@ func (c *urlCard) OnMount(ctx app.Context)  { c.focusTitle(ctx) }
 func (c *urlCard) OnUpdate(ctx app.Context) { c.focusTitle(ctx) }
 
 // focusTitle puts focus on the card's title when a new request opens,
-// so it is read first, when mayTakeFocus.
-// Never on Open: a stray Enter must not open a link.
+// so it is read first (when mayTakeFocus). Never on Open: a stray Enter
+// must not open a link.
 func (c *urlCard) focusTitle(ctx app.Context) {
 	if c.Item == nil || c.focusedFor == c.Item.ID {
 		return

@@ -140,7 +140,7 @@ func TestEscape(t *testing.T) {
 	answerWith(t, chromedp.KeyEvent(kb.Escape), `{"action":"cancel"}`)
 }
 
-// TestEscapeKeepsTypedAnswers: once the person has typed, Escape (said to
+// TestEscapeKeepsTypedAnswers: once the person has typed, Escape (pressed to
 // close a picker, say) does not throw the form away.
 func TestEscapeKeepsTypedAnswers(t *testing.T) {
 	b := StartBridge(t, nil)
