@@ -59,7 +59,7 @@ func newHTTPServer(h http.Handler, log *slog.Logger) *http.Server {
 	return &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       30 * time.Second, // the largest body (512 KiB) at 17 KB/s
+		ReadTimeout:       time.Minute, // the largest body (an MCP request, 4 MiB) at 70 KB/s
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}

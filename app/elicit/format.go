@@ -91,8 +91,9 @@ func isSpaceOrControl(r rune) bool {
 	return r <= ' ' || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == 0xa0 || r == 0x2028 || r == 0x2029 ||
 		r == 0xfeff || (r >= 0x2000 && r <= 0x200f) || r == 0x3000 ||
 		// Invisible and direction marks: an address with U+202E in it
-		// shows its letters reversed, and so spoofs another.
-		r == 0x061c || r == 0x180e || (r >= 0x202a && r <= 0x202e) || (r >= 0x2060 && r <= 0x206f)
+		// shows its letters reversed, one with a soft hyphen looks like
+		// another, and so on.
+		hiddenRune(r)
 }
 
 // validURI reports whether s is an absolute URI (RFC 3986 §4.3): a

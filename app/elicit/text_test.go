@@ -88,6 +88,8 @@ func TestFormats(t *testing.T) {
 		{FormatEmail, "ceo\u202emoc.live@example.com", false}, // shows reversed
 		{FormatEmail, "ann@exa\u2066mple.com", false},
 		{FormatEmail, "ann\u2060@example.com", false},
+		{FormatEmail, "ann@exa\u00admple.com", false}, // soft hyphen: shows as example.com
+		{FormatEmail, "ann@example.com\U000e0041", false},
 		{FormatURI, "https://example.com/a?b#c", true},
 		{FormatURI, "mailto:a@example.com", true},
 		{FormatURI, "urn:isbn:0451450523", true},

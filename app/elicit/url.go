@@ -157,7 +157,7 @@ func (i *URLInfo) setHost(host string) error {
 			break
 		}
 	}
-	i.warn("punycode", "The site name uses letters beyond a to z, some of which look just like familiar ones. Spelled in plain letters it is "+i.ASCIIHost+": make sure this is the site you expect.")
+	i.warn("punycode", "The site name uses letters beyond a to z, some of which look just like familiar ones. Its real name, in plain letters, is "+i.ASCIIHost+": make sure this is the site you expect.")
 	return nil
 }
 

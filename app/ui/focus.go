@@ -2,9 +2,13 @@ package ui
 
 import "github.com/maxence-charriere/go-app/v9/pkg/app"
 
-// embedded is set when the page is a host's iframe (embed.js): there is
-// one widget per page, and it is embedded or not for the page's life.
-var embedded bool
+// Page-wide facts for focus: there is one widget per page.
+var (
+	// embedded is set when the page is a host's iframe (embed.js).
+	embedded bool
+	// shownOne is set once the page has shown a request.
+	shownOne bool
+)
 
 // mayTakeFocus reports whether a newly shown request may move keyboard
 // focus at all. Embedded, while the frame does not have focus (the
@@ -16,4 +20,31 @@ var embedded bool
 // there is where the person finds it on coming back.
 func mayTakeFocus() bool {
 	return app.IsClient && (!embedded || app.Window().Get("document").Call("hasFocus").Bool())
+}
+
+// focusOnShow puts focus on a newly shown request, when mayTakeFocus.
+// The first request the page shows is the one the person opened it to
+// answer: its first field (firstField, "" for none) takes focus, ready
+// to type in. Any later one comes while the person may still be pressing
+// keys meant for another (the server's next question right after an
+// answer), so focus goes to its title, where a key does nothing. A
+// screen reader starts reading at either.
+func focusOnShow(title, firstField string) {
+	first := !shownOne
+	shownOne = true
+	if !mayTakeFocus() {
+		return
+	}
+	if first && firstField != "" {
+		title = firstField
+	}
+	focusElement(title)
+}
+
+// dismissKey reports whether e is an Escape that dismisses a request:
+// pressed in one of its controls, not on its title (id title), where
+// the widget put focus. A second Escape, meant for the request just
+// dismissed, must not dismiss the next one unread.
+func dismissKey(e app.Event, title string) bool {
+	return e.Get("key").String() == "Escape" && e.Get("target").Get("id").String() != title
 }

@@ -18,6 +18,8 @@ const (
 
 // maxNotices bounds the notices kept on screen, so that old ones never
 // push the open request far down: the newest few say what happened.
+// Notices waiting for a link's other tab stay besides: they tell the
+// person how that request is doing.
 const maxNotices = 3
 
 // notice tells the person why a request left the queue. Its sentence
@@ -37,16 +39,16 @@ type notice struct {
 func (w *widget) addNotice(n notice) {
 	out := []notice{n}
 	for _, old := range w.notices {
-		if old.RequestID != n.RequestID && len(out) < maxNotices {
+		if old.RequestID != n.RequestID && (len(out) < maxNotices || old.Outcome == outcomeWaiting) {
 			out = append(out, old)
 		}
 	}
 	w.notices = out
 }
 
-// onNoticeDismiss removes a notice ("OK", or Done / Cancel while
-// waiting for a link's other tab: both only close it here; the server
-// already has its answer).
+// onNoticeDismiss removes a notice ("OK", or "Done" while waiting for a
+// link's other tab: it only closes it here; the server already has its
+// answer).
 func (w *widget) onNoticeDismiss(requestID string) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
 		for i, n := range w.notices {
@@ -64,10 +66,7 @@ func (w *widget) renderNotices() app.UI {
 		dismiss, id := w.onNoticeDismiss(n.RequestID), n.RequestID
 		var buttons []app.UI
 		if n.Outcome == outcomeWaiting {
-			buttons = []app.UI{
-				button("fb-primary", "done", "Done", dismiss, id, "done"),
-				button("", "dismiss", "Cancel", dismiss, id, "dismiss"),
-			}
+			buttons = []app.UI{button("fb-primary", "done", "Done", dismiss, id, "done")}
 		} else {
 			buttons = []app.UI{
 				button("", "dismiss", "OK", dismiss, id, "ok").Aria("label", "Dismiss this message"),

@@ -103,7 +103,7 @@ func (f *requestForm) OnUpdate(ctx app.Context) {
 }
 
 // prepare computes the errors of a newly shown request and puts focus on
-// it, when mayTakeFocus.
+// it (focusOnShow).
 func (f *requestForm) prepare(ctx app.Context) {
 	it := f.Item
 	if it == nil || it.Form == nil {
@@ -119,24 +119,17 @@ func (f *requestForm) prepare(ctx app.Context) {
 		// values, which only need the draft where it moved on from them.
 		switched := f.focusedFor != ""
 		f.focusedFor, f.seenRev = it.ID, f.Rev
-		// The first field of a form that opens on its own. The title of
-		// one that replaces the form just answered: a second press of a
-		// key meant for that one must not tick or send this one unread.
-		// A screen reader starts reading at either.
 		ctx.Defer(func(app.Context) {
 			f.showDraft(switched)
-			if !mayTakeFocus() {
-				return
+			first := ""
+			if len(it.Form.Fields) > 0 {
+				first = it.elemID("f0")
 			}
-			id := it.elemID("title")
-			if !switched && len(it.Form.Fields) > 0 {
-				id = it.elemID("f0")
-			}
-			focusElement(id)
+			focusOnShow(it.elemID("title"), first)
 		})
 	case f.seenRev != f.Rev:
 		f.seenRev = f.Rev
-		if len(it.Draft.Rejected) > 0 {
+		if len(it.Draft.Rejected) > 0 && mayTakeFocus() {
 			if id := f.firstInvalidID(); id != "" {
 				ctx.Defer(func(app.Context) { focusElement(id) })
 			}
@@ -274,12 +267,12 @@ func (f *requestForm) onDismiss(ctx app.Context, e app.Event) {
 	}
 }
 
-// onKeyDown: Escape is "Dismiss", until the person changes a field: then
-// one stray Escape (closing a date picker, ending a word being composed,
-// which has changed the field already) must not throw their answers
-// away. The button still does it.
+// onKeyDown: Escape is "Dismiss" (see dismissKey), until the person
+// changes a field: then one stray Escape (closing a date picker, ending
+// a word being composed, which has changed the field already) must not
+// throw their answers away. The button still does it.
 func (f *requestForm) onKeyDown(ctx app.Context, e app.Event) {
-	if e.Get("key").String() == "Escape" && len(f.Item.Draft.Changed) == 0 {
+	if len(f.Item.Draft.Changed) == 0 && dismissKey(e, f.Item.elemID("title")) {
 		e.PreventDefault()
 		f.onDismiss(ctx, e)
 	}

@@ -28,19 +28,15 @@ func (c *urlCard) OnMount(ctx app.Context)  { c.focusTitle(ctx) }
 func (c *urlCard) OnUpdate(ctx app.Context) { c.focusTitle(ctx) }
 
 // focusTitle puts focus on the card's title when a new request opens,
-// so it is read first (when mayTakeFocus). Never on Open: a stray Enter
-// must not open a link.
+// so it is read first (focusOnShow). Never on Open: a stray Enter must
+// not open a link.
 func (c *urlCard) focusTitle(ctx app.Context) {
 	if c.Item == nil || c.focusedFor == c.Item.ID {
 		return
 	}
 	c.focusedFor = c.Item.ID
 	id := c.Item.elemID("title")
-	ctx.Defer(func(app.Context) {
-		if mayTakeFocus() {
-			focusElement(id)
-		}
-	})
+	ctx.Defer(func(app.Context) { focusOnShow(id, "") })
 }
 
 // onOpen opens the link and answers accept: in URL mode, opening the
@@ -73,9 +69,9 @@ func (c *urlCard) onDismiss(ctx app.Context, e app.Event) {
 	}
 }
 
-// onKeyDown: Escape is "Dismiss".
+// onKeyDown: Escape is "Dismiss" (see dismissKey).
 func (c *urlCard) onKeyDown(ctx app.Context, e app.Event) {
-	if e.Get("key").String() == "Escape" {
+	if dismissKey(e, c.Item.elemID("title")) {
 		e.PreventDefault()
 		c.onDismiss(ctx, e)
 	}

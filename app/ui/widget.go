@@ -31,6 +31,7 @@ type widget struct {
 
 	conn       responder
 	state      string // connConnecting, connOnline, connOffline
+	synced     bool   // online, and the bridge has sent every request it holds
 	noLink     bool   // the page was opened without a token
 	fatal      string // why the widget stopped trying, in plain words
 	server     wire.Implementation
@@ -213,10 +214,10 @@ func (w *widget) renderContent() app.UI {
 		// Not "nothing to answer" before the bridge has said so: someone
 		// on a slow phone would close the page with requests waiting.
 		title, more := "Looking for requests…", ""
-		switch w.state {
-		case connOnline:
+		switch {
+		case w.synced:
 			title, more = "Nothing to answer right now", " Keep it open; new requests appear here as they arrive."
-		case connOffline:
+		case w.state == connOffline:
 			title, more = "Cannot check for requests right now", " It is offline and keeps trying to reconnect."
 		}
 		return emptyState("", title, "This page shows requests that apps and AI assistants send you: questions to answer, or things to approve."+more)

@@ -16,6 +16,7 @@ func (w *widget) onConnectionChange(state string) {
 	switch state {
 	case connOnline, connConnecting, connOffline:
 		w.state = state
+		w.synced = w.synced && state == connOnline
 	}
 }
 
@@ -129,7 +130,10 @@ func settledNotice(it *item, outcome string, now time.Time) notice {
 		n.Before, n.After = "This request from ", " is no longer waiting."
 	case outcomeGone:
 		// Found out on reconnecting: it ended while the widget was away.
-		n.Before, n.After = "This request from ", " ended while you were offline, so nothing was sent."
+		n.Before, n.After = "This request from ", " closed while the connection was down, so nothing was sent."
+		if it.Draft.Sent != "" {
+			n.After = " closed while the connection was down. Your answer may not have reached it."
+		}
 	default:
 		n.Outcome = outcomeGone
 		n.Before, n.After = "This request from ", " is no longer waiting."
@@ -142,6 +146,7 @@ func settledNotice(it *item, outcome string, now time.Time) notice {
 // widget was away, or the bridge restarted and lost it: it is withdrawn
 // with a notice, never left as a form nobody waits for.
 func (w *widget) onSynced(ctx app.Context, ids []string) {
+	w.synced = true
 	for _, it := range append([]*item(nil), w.queue.items...) {
 		if !slices.Contains(ids, it.ID) {
 			w.settle(ctx, it, outcomeGone)

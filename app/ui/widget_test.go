@@ -65,7 +65,13 @@ func TestWidgetEmptyState(t *testing.T) {
 	if got := page.textContent(); !strings.Contains(got, "Looking for requests") || strings.Contains(got, "Nothing to answer") {
 		t.Errorf("while connecting the page reads %q", got)
 	}
+	// Online, before the requests hello announced have come.
 	w.onConnectionChange(connOnline)
+	page = show(t, w, d)
+	if got := page.textContent(); strings.Contains(got, "Nothing to answer") {
+		t.Errorf("before the bridge's requests have come the page reads %q", got)
+	}
+	w.onSynced(d.Context(), nil)
 	page = show(t, w, d)
 	if !strings.Contains(page.textContent(), "Nothing to answer right now") {
 		t.Errorf("empty state missing: %q", page.textContent())

@@ -76,9 +76,20 @@ func TestNextRequestFocusesTitle(t *testing.T) {
 	wantResult(t, await(t, ctx, first), `{"action":"accept","content":{"name":"Ada"}}`)
 	do(t, ctx, "the second opens", chromedp.WaitNotPresent(chromedp.CSS(`form[data-elicitation-id=`+css(firstID)+`]`)), chromedp.WaitVisible(field("sure", "input")))
 	waitJS(t, ctx, "focus on the second's title", `document.activeElement?.matches("h2.fb-title") === true`)
-	do(t, ctx, "press Space and Enter again", chromedp.KeyEvent(" "), chromedp.KeyEvent(kb.Enter))
+	do(t, ctx, "press Space, Enter and Escape again", chromedp.KeyEvent(" "), chromedp.KeyEvent(kb.Enter), chromedp.KeyEvent(kb.Escape))
 	noResultYet(t, second, "after keys meant for the first")
 	if eval[bool](t, ctx, `document.querySelector("[data-field=sure] input").checked`) {
 		t.Error("a Space meant for the first request ticked the second")
 	}
+
+	// The server's next question, asked once it has its answer, opens on
+	// a page that showed nothing for a moment: the same holds.
+	do(t, ctx, "tick and send the second", chromedp.Click(field("sure", "input")), chromedp.Focus(action("accept")), chromedp.KeyEvent(kb.Enter))
+	wantResult(t, await(t, ctx, second), `{"action":"accept","content":{"sure":true}}`)
+	do(t, ctx, "the page empties", chromedp.WaitNotPresent(chromedp.CSS(`form[data-elicitation-id]`)))
+	third := b.Elicit(t, `{"message":"Third: delete the backups too?","requestedSchema":{"type":"object","properties":{"sure":{"type":"boolean","title":"Yes, delete them"}},"required":["sure"]}}`, nil)
+	waitForm(t, ctx)
+	waitJS(t, ctx, "focus on the third's title", `document.activeElement?.matches("h2.fb-title") === true`)
+	do(t, ctx, "press Space, Enter and Escape again", chromedp.KeyEvent(" "), chromedp.KeyEvent(kb.Enter), chromedp.KeyEvent(kb.Escape))
+	noResultYet(t, third, "after keys meant for the second")
 }

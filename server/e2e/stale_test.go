@@ -44,7 +44,7 @@ func TestReconnectWithdrawsSettled(t *testing.T) {
 	do(t, ctx, "comes back", chromedp.WaitVisible(chromedp.CSS(`[data-connection="online"]`)))
 	waitJS(t, ctx, "the old form withdrawn", `!document.querySelector('form[data-elicitation-id=`+css(oldID)+`]')`)
 	note := eval[string](t, ctx, `document.querySelector('[data-outcome="gone"][data-request-id=`+css(oldID)+`]').innerText`)
-	if !strings.Contains(note, "ended while you were offline, so nothing was sent") {
+	if !strings.Contains(note, "closed while the connection was down, so nothing was sent") {
 		t.Errorf("notice for the old request: %q", note)
 	}
 	newID := waitForm(t, ctx)

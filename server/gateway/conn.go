@@ -65,6 +65,10 @@ func (c *conn) hello(ctx context.Context) bool {
 	// A timer rather than a read deadline: cancelling a read's context
 	// drops the connection without the -32001 error and close frame.
 	timer := time.AfterFunc(c.g.helloTimeout, func() {
+		// Out of the lobby first: refusing waits for the close
+		// handshake, and a connection pushed out meanwhile would make
+		// the newcomer wait for it too.
+		c.g.lobby.leave(c)
 		c.g.log.Info("widget refused: no hello in time", "remote", c.remote)
 		c.refuse(nil, "no formbridge/hello within 10 seconds")
 	})

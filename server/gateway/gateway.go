@@ -118,7 +118,9 @@ func (g *gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	c := &conn{g: g, ws: ws, cork: lw.cork, remote: r.RemoteAddr}
 	if old := g.lobby.enter(c); old != nil {
 		g.log.Info("widget dropped: too many connections waiting for hello", "remote", old.remote)
-		old.ws.CloseNow() // its hello's read fails and ends it
+		// Its hello's read fails and ends it. Not here: CloseNow waits
+		// for a close already under way, and this widget must not.
+		go old.ws.CloseNow()
 	}
 	go c.serve(context.Background())
 }

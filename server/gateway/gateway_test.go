@@ -506,3 +506,18 @@ func TestUnauthenticatedBounded(t *testing.T) {
 	// The silent ones are the ones pushed out.
 	dropped(silent, "second")
 }
+
+// A silent connection being refused (its hello timer fired, and the
+// refusal waits for the close handshake) is out of the lobby: a widget
+// arriving meanwhile does not wait for that handshake.
+func TestRefusalDoesNotHoldUpNewcomer(t *testing.T) {
+	b := start(t, &bridgeOptions{maxUnauth: 1, hello: 200 * time.Millisecond})
+	dial(t, b) // never reads, so never answers the close
+	time.Sleep(400 * time.Millisecond)
+	start := time.Now()
+	w := dial(t, b)
+	w.hello(token, false)
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("the widget's hello took %v while a silent connection was refused", d)
+	}
+}

@@ -35,7 +35,7 @@
   var words = {
     answered: "You answered a request. The assistant has your answer.",
     "answered-elsewhere": "A request was answered somewhere else.",
-    cancelled: "The assistant withdrew a request.",
+    cancelled: "A request was called off.",
     expired: "A request expired before anyone answered it.",
   };
 
