@@ -85,6 +85,7 @@ Examples:
 		Arguments:       json.RawMessage(*toolArgs),
 		Channel:         "default",
 		ProtocolVersion: *protocol,
+		Timeout:         *cfg.timeout,
 		ClientInfo:      &mcp.Implementation{Name: "formbridge", Title: "formbridge call", Version: version},
 		Logger:          atLeast(log, slog.LevelWarn), // the go-sdk's session chatter stays out
 	}

@@ -37,7 +37,14 @@ func ClientOptions(e Eliciter, channel string, base *mcp.ClientOptions) *mcp.Cli
 // person is shown each listed URL request and, once the server says they
 // completed, the request is sent again, once.
 func NewClient(impl *mcp.Implementation, e Eliciter, channel string, base *mcp.ClientOptions) *mcp.Client {
+	return newClient(impl, e, channel, base, 0)
+}
+
+// newClient is NewClient with a timeout for each question and for a URL
+// elicitation's completion (0: the eliciter's default).
+func newClient(impl *mcp.Implementation, e Eliciter, channel string, base *mcp.ClientOptions, timeout time.Duration) *mcp.Client {
 	opts, h := clientOptions(e, channel, base)
+	h.Timeout = timeout
 	c := mcp.NewClient(impl, opts)
 	c.AddSendingMiddleware(h.URLRequired())
 	return c

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/formbridge/formbridge/app/wire"
 	"github.com/formbridge/formbridge/server/hub"
@@ -24,6 +25,10 @@ type CallOptions struct {
 	ProtocolVersion string
 	ClientInfo      *mcp.Implementation // nil = formbridge
 	Logger          *slog.Logger
+	// Timeout is how long each question waits for the person, and a
+	// link for its other tab; 0 = the Eliciter's default. A bridge
+	// reached through its API (APIEliciter) hears it per question.
+	Timeout time.Duration
 }
 
 // ErrRefused is wrapped by Call's error when the person declined or
@@ -90,7 +95,7 @@ func connect(ctx context.Context, o CallOptions) (*mcp.ClientSession, *refusals,
 		info = &mcp.Implementation{Name: "formbridge", Version: "dev"}
 	}
 	watch := &refusals{Eliciter: o.Eliciter}
-	client := NewClient(info, watch, o.Channel, &mcp.ClientOptions{Logger: o.Logger})
+	client := newClient(info, watch, o.Channel, &mcp.ClientOptions{Logger: o.Logger}, o.Timeout)
 	cs, err := client.Connect(ctx, Transport(t), &mcp.ClientSessionOptions{ProtocolVersion: o.ProtocolVersion})
 	if err != nil {
 		return nil, nil, fmt.Errorf("failed to connect to the MCP server: %w", err)

@@ -186,15 +186,21 @@ func (h *HTTPHost) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
-	if msg, err := jsonrpc.DecodeMessage(body); err == nil {
-		if req, ok := msg.(*jsonrpc.Request); ok && req.Method == methodDiscover {
-			// Stateless discovery is 2026-07-28; this endpoint keeps
-			// sessions, so steer the host to initialize.
-			w.Header().Set("Content-Type", "application/json")
-			out, _ := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: req.ID, Error: &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "server/discover is not served here; use initialize"}})
-			w.Write(out)
-			return
-		}
+	msg, _ := jsonrpc.DecodeMessage(body)
+	req, _ := msg.(*jsonrpc.Request)
+	switch {
+	case req != nil && req.Method == methodDiscover:
+		// Stateless discovery is 2026-07-28; this endpoint keeps
+		// sessions, so steer the host to initialize.
+		w.Header().Set("Content-Type", "application/json")
+		out, _ := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: req.ID, Error: &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "server/discover is not served here; use initialize"}})
+		w.Write(out)
+		return
+	case req == nil || req.Method != methodInitialize || !req.IsCall():
+		// Only initialize starts a session: anything else would hold one
+		// of MaxSessions, and an upstream, until the idle reaper.
+		http.Error(w, "no MCP session: start one with a POST of initialize", http.StatusBadRequest)
+		return
 	}
 	s, err := h.open()
 	if errors.Is(err, errTooManySessions) {

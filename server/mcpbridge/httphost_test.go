@@ -144,17 +144,27 @@ func TestHTTPHostRefuses(t *testing.T) {
 		name    string
 		method  string
 		headers map[string]string
+		body    string // "" = init
 		want    int
 	}{
-		{"browser page on another origin", "POST", map[string]string{"Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"}, http.StatusForbidden},
-		{"DNS rebinding", "POST", map[string]string{"Host": "evil.example"}, http.StatusForbidden},
-		{"unknown session", "POST", map[string]string{"Mcp-Session-Id": "nope"}, http.StatusNotFound},
-		{"GET without session", "GET", nil, http.StatusMethodNotAllowed},
-		{"upstream unreachable", "POST", nil, http.StatusBadGateway},
+		{"browser page on another origin", "POST", map[string]string{"Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"}, "", http.StatusForbidden},
+		{"DNS rebinding", "POST", map[string]string{"Host": "evil.example"}, "", http.StatusForbidden},
+		{"unknown session", "POST", map[string]string{"Mcp-Session-Id": "nope"}, "", http.StatusNotFound},
+		{"GET without session", "GET", nil, "", http.StatusMethodNotAllowed},
+		// Only initialize may take one of the sessions (and dial).
+		{"tools/list without session", "POST", nil, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, http.StatusBadRequest},
+		{"notification without session", "POST", nil, `{"jsonrpc":"2.0","method":"initialize"}`, http.StatusBadRequest},
+		{"not JSON-RPC", "POST", nil, `{bad json`, http.StatusBadRequest},
+		{"a batch", "POST", nil, `[` + init + `]`, http.StatusBadRequest},
+		{"upstream unreachable", "POST", nil, "", http.StatusBadGateway},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			req, _ := http.NewRequest(tt.method, front.URL, strings.NewReader(init))
+			body := tt.body
+			if body == "" {
+				body = init
+			}
+			req, _ := http.NewRequest(tt.method, front.URL, strings.NewReader(body))
 			req.Header.Set("Content-Type", "application/json")
 			req.Header.Set("Accept", "application/json, text/event-stream")
 			for k, v := range tt.headers {

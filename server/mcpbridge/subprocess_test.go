@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/formbridge/formbridge/app/wire"
+	"github.com/formbridge/formbridge/server/hub"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -150,5 +152,47 @@ func TestProxySubprocess(t *testing.T) {
 		}
 	case <-time.After(patience):
 		t.Fatal("Serve did not return after the upstream died")
+	}
+}
+
+// timedPerson records the timeout each question was asked with.
+type timedPerson struct {
+	*person
+	mu       sync.Mutex
+	timeouts []time.Duration
+}
+
+func (p *timedPerson) Elicit(ctx context.Context, channel string, requester wire.Implementation, params json.RawMessage, opts *hub.ElicitOptions) (*wire.ElicitResult, error) {
+	var d time.Duration
+	if opts != nil {
+		d = opts.Timeout
+	}
+	p.mu.Lock()
+	p.timeouts = append(p.timeouts, d)
+	p.mu.Unlock()
+	return p.person.Elicit(ctx, channel, requester, params, opts)
+}
+
+// CallOptions.Timeout reaches each question, so a bridge reached through
+// its API (call --bridge) expires it then, not at its own default.
+func TestCallTimeoutReachesEachQuestion(t *testing.T) {
+	p := &timedPerson{person: &person{answer: func(context.Context, wire.ElicitParams) (*wire.ElicitResult, error) {
+		return &wire.ElicitResult{Action: wire.ActionDecline}, nil
+	}}}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	_, err := Call(ctx, CallOptions{
+		Upstream:        Upstream{Command: []string{testServerBin}},
+		Tool:            "book",
+		Eliciter:        p,
+		Channel:         "default",
+		ProtocolVersion: "2025-11-25",
+		Timeout:         90 * time.Second,
+	})
+	if !errors.Is(err, ErrRefused) {
+		t.Fatalf("Call: %v; want the person's refusal", err)
+	}
+	if len(p.timeouts) != 1 || p.timeouts[0] != 90*time.Second {
+		t.Errorf("questions asked with timeouts %v; want [1m30s]", p.timeouts)
 	}
 }
