@@ -132,8 +132,14 @@ func proxyStdio(ctx context.Context, p *mcpbridge.Proxy, up mcpbridge.Upstream, 
 		return err
 	}
 	if err := p.Serve(ctx, host, upConn); err != nil {
-		if errors.Is(err, mcpbridge.ErrUpstreamClosed) {
+		switch {
+		case !errors.Is(err, mcpbridge.ErrUpstreamClosed):
+		case errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed):
 			return fmt.Errorf("the MCP server stopped, so the proxy stops too: %w", err)
+		case len(up.Command) > 0:
+			return fmt.Errorf("the MCP server wrote something that is not an MCP message, so the proxy stops (a server on stdio must write only MCP messages to its standard output, and logs to standard error): %w", err)
+		default:
+			return fmt.Errorf("the connection to the MCP server failed, so the proxy stops: %w", err)
 		}
 		return err
 	}

@@ -43,7 +43,7 @@ type Proxy struct {
 
 // ErrUpstreamClosed is returned by Serve when the upstream server ended
 // the session (it exited, crashed or hung up).
-var ErrUpstreamClosed = errors.New("upstream MCP server closed the connection")
+var ErrUpstreamClosed = errors.New("the connection to the upstream MCP server ended")
 
 // Serve relays one session until the host or the upstream ends it, and
 // closes both connections. It returns nil when the host hung up, an error
@@ -88,10 +88,15 @@ func (p *Proxy) Serve(ctx context.Context, host, upstream mcp.Connection) error 
 		s.wg.Wait()
 		host.Close()
 	case uerr := <-upDone:
-		err = fmt.Errorf("%w: %v", ErrUpstreamClosed, uerr)
-		if ctx.Err() != nil {
+		err = fmt.Errorf("%w: %w", ErrUpstreamClosed, uerr)
+		switch {
+		case ctx.Err() != nil:
 			err = ctx.Err()
-		} else {
+		case !isEOF(uerr):
+			// Not gone: it sent what cannot be read (a server on stdio
+			// that prints a banner to stdout, say).
+			s.log.Error("could not read the upstream MCP server; failing its in-flight requests", "err", uerr)
+		default:
 			s.log.Error("upstream MCP server is gone; failing its in-flight requests", "err", uerr)
 		}
 		s.upstreamGone(err)
