@@ -347,7 +347,7 @@ func TestProxyUpstreamGoneMidCall(t *testing.T) {
 	px.crash()
 	select {
 	case err := <-done:
-		if err == nil || !strings.Contains(err.Error(), "upstream MCP server closed") {
+		if err == nil || !strings.Contains(err.Error(), ErrUpstreamClosed.Error()) {
 			t.Errorf("host call ended with %v, want the upstream's closing", err)
 		}
 	case <-time.After(patience):

@@ -137,7 +137,7 @@ func TestProxySubprocess(t *testing.T) {
 	}
 
 	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "crash"})
-	if err == nil || !strings.Contains(err.Error(), "upstream MCP server closed") {
+	if err == nil || !strings.Contains(err.Error(), ErrUpstreamClosed.Error()) {
 		t.Errorf("host call ended with %v, want the upstream's exit", err)
 	}
 	select {
