@@ -42,7 +42,8 @@ type Proxy struct {
 }
 
 // ErrUpstreamClosed is returned by Serve when the upstream server ended
-// the session (it exited, crashed or hung up).
+// the session (it exited, crashed or hung up) or sent what cannot be
+// read; the error it wraps says which.
 var ErrUpstreamClosed = errors.New("the connection to the upstream MCP server ended")
 
 // Serve relays one session until the host or the upstream ends it, and
