@@ -66,7 +66,7 @@ func isAtext(r rune) bool {
 	case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
 		return true
 	case r >= 0x80:
-		return r != utf8.RuneError && !isSpaceOrControl(r)
+		return !unfitInAddress(r)
 	}
 	return strings.ContainsRune("!#$%&'*+-/=?^_`{|}~", r)
 }
@@ -79,7 +79,7 @@ func validHostLabel(label string) bool {
 	}
 	for _, r := range label {
 		ok := r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' ||
-			r >= 0x80 && r != utf8.RuneError && !isSpaceOrControl(r)
+			r >= 0x80 && !unfitInAddress(r)
 		if !ok {
 			return false
 		}
@@ -89,11 +89,15 @@ func validHostLabel(label string) bool {
 
 func isSpaceOrControl(r rune) bool {
 	return r <= ' ' || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == 0xa0 || r == 0x2028 || r == 0x2029 ||
-		r == 0xfeff || (r >= 0x2000 && r <= 0x200f) || r == 0x3000 ||
-		// Invisible and direction marks: an address with U+202E in it
-		// shows its letters reversed, one with a soft hyphen looks like
-		// another, and so on.
-		hiddenRune(r)
+		r == 0xfeff || (r >= 0x2000 && r <= 0x200f) || r == 0x3000
+}
+
+// unfitInAddress reports what an email address or host name may not hold
+// beyond ASCII: spaces and controls, and the invisible or direction marks
+// hiddenRune knows (U+202E shows an address reversed, a soft hyphen
+// hides in "example.com").
+func unfitInAddress(r rune) bool {
+	return r == utf8.RuneError || isSpaceOrControl(r) || hiddenRune(r)
 }
 
 // validURI reports whether s is an absolute URI (RFC 3986 §4.3): a

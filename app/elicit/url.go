@@ -63,7 +63,7 @@ func CheckURL(raw string) (*URLInfo, error) {
 		}
 		// Browsers silently drop or rewrite these ("\" becomes "/"), so the
 		// link opened would not be the link shown.
-		if r <= ' ' || r == '\\' || r == 0x7f || isSpaceOrControl(r) {
+		if r == '\\' || isSpaceOrControl(r) {
 			return nil, errors.New("the link contains spaces, backslashes or control characters")
 		}
 	}
