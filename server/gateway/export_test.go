@@ -20,4 +20,9 @@ func NewWithTimers(h *hub.Hub, opts *Options, hello, heartbeat time.Duration) ht
 func SetMaxUnauthenticated(h http.Handler, n int) { h.(*gateway).lobby.max = n }
 
 // Unauthenticated is how many connections wait for their hello.
-func Unauthenticated(h http.Handler) int { return h.(*gateway).lobby.len() }
+func Unauthenticated(h http.Handler) int {
+	l := &h.(*gateway).lobby
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.waiting.Len()
+}

@@ -41,10 +41,3 @@ func (l *lobby) leave(c *conn) {
 		c.waiting = nil
 	}
 }
-
-// len is how many connections are waiting.
-func (l *lobby) len() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.waiting.Len()
-}
