@@ -103,15 +103,25 @@ const DemoScript = "demo.js"
 // first layout of form controls. Pages link it when the folder has it.
 const WarmupScript = "warmup.js"
 
+// StorageScript is the web folder's file that stands in for the page's
+// storage when the browser blocks it (go-app stops at start without).
+// Pages link it, without defer, when the folder has it.
+const StorageScript = "storage.js"
+
 // widgetScripts are the scripts of the web folder every widget page
-// loads, deferred, after go-app's loader: the warm-up, when the folder
-// has it (a folder for some other go-app program, like the benchmarks'
-// floors, does not).
+// loads, when the folder has them (a folder for some other go-app
+// program, like the benchmarks' floors, does not): the storage stand-in
+// at once, before go-app's deferred loader runs; then, deferred after
+// it, the warm-up.
 func widgetScripts(files *assets) []string {
-	if files.files[WarmupScript] == nil {
-		return nil
+	var scripts []string
+	if files.files[StorageScript] != nil {
+		scripts = append(scripts, "/web/"+StorageScript)
 	}
-	return []string{"/web/" + WarmupScript + " defer"}
+	if files.files[WarmupScript] != nil {
+		scripts = append(scripts, "/web/"+WarmupScript+" defer")
+	}
+	return scripts
 }
 
 // newAppHandler is go-app's handler as both the bridge's page and the

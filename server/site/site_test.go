@@ -35,6 +35,7 @@ func webDir(t *testing.T, css string) string {
 		"embed.js":           []byte("// embed"),
 		"demo.js":            []byte("// demo"),
 		"warmup.js":          []byte("// warm-up"),
+		"storage.js":         []byte("// storage"),
 		"icons/icon.svg":     []byte("<svg/>"),
 		"icons/icon-192.png": []byte("png"),
 		"icons/icon-512.png": []byte("png"),
@@ -318,6 +319,30 @@ func TestWarmupScript(t *testing.T) {
 	}
 	if page := string(get(t, newSite(t, &Options{WebDir: dir}), "/").body); strings.Contains(page, "warmup.js") {
 		t.Errorf("a web folder without warmup.js gives a page loading it:\n%s", page)
+	}
+}
+
+// Every widget page loads the storage stand-in (storage.js) from its
+// immutable URL, neither deferred nor async, so it runs before go-app's
+// deferred loader; a web folder without one gives a page without it.
+func TestStorageScript(t *testing.T) {
+	page := string(get(t, newSite(t, &Options{WebDir: webDir(t, "")}), "/").body)
+	m := regexp.MustCompile(`<script( [^>]*)? src="/v/[^"]+/web/storage\.js"( [^>]*)?>`).FindStringIndex(page)
+	if m == nil {
+		t.Fatalf("the page does not load storage.js from a versioned URL:\n%s", page)
+	}
+	if tag := page[m[0]:m[1]]; strings.Contains(tag, "defer") || strings.Contains(tag, "async") {
+		t.Errorf("storage.js would run after go-app's loader: %s", tag)
+	}
+	if loader := strings.Index(page, "/app.js"); loader < 0 || !strings.Contains(page[strings.LastIndex(page[:loader], "<script"):loader], "defer") {
+		t.Errorf("go-app's loader is not deferred, so storage.js may come after it:\n%s", page)
+	}
+	dir := webDir(t, "")
+	if err := os.Remove(filepath.Join(dir, "storage.js")); err != nil {
+		t.Fatal(err)
+	}
+	if page := string(get(t, newSite(t, &Options{WebDir: dir}), "/").body); strings.Contains(page, "storage.js") {
+		t.Errorf("a web folder without storage.js gives a page loading it:\n%s", page)
 	}
 }
 

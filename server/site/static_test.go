@@ -50,7 +50,7 @@ func TestStaticSiteResolves(t *testing.T) {
 					refs[string(m[1])+string(m[2])] = true
 				}
 			}
-			for _, want := range []string{tc.mount + "app.js", tc.mount + "wasm_exec.js", tc.mount + "web/app.css", tc.mount + "web/app.wasm", tc.mount + "app-worker.js", tc.mount + "web/warmup.js"} {
+			for _, want := range []string{tc.mount + "app.js", tc.mount + "wasm_exec.js", tc.mount + "web/app.css", tc.mount + "web/app.wasm", tc.mount + "app-worker.js", tc.mount + "web/warmup.js", tc.mount + "web/storage.js"} {
 				if !refs[want] {
 					t.Errorf("the page never refers to %s; it refers to %v", want, refs)
 				}
