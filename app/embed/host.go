@@ -92,11 +92,9 @@ func (h *Host) receive(ev app.Value) {
 	if ev.Get("origin").String() != h.origin || !ev.Get("source").Equal(h.parent) {
 		return
 	}
-	data := ev.Get("data")
-	if data.Type() != app.TypeString {
-		return
-	}
-	m, err := parseInbound(data.String())
+	// Data that is not a string reads as "<object>" and the like, which
+	// parseInbound finds is not ours.
+	m, err := parseInbound(ev.Get("data").String())
 	if errors.Is(err, errNotOurs) {
 		return
 	}

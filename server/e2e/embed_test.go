@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -99,25 +100,40 @@ func port(addr string) string {
 // prefix, once Chrome lists it.
 func frameContext(t *testing.T, ctx context.Context, prefix string) context.Context {
 	t.Helper()
+	return frameContexts(t, ctx, prefix, 1)[0]
+}
+
+// frameContexts is frameContext for the first n iframes at prefix.
+func frameContexts(t *testing.T, ctx context.Context, prefix string, n int) []context.Context {
+	t.Helper()
 	deadline := time.Now().Add(stepTimeout)
 	for time.Now().Before(deadline) {
 		infos, err := chromedp.Targets(ctx)
 		if err != nil {
 			t.Fatalf("listing targets: %v", err)
 		}
+		var ids []target.ID
 		for _, info := range infos {
 			if info.Type == "iframe" && strings.HasPrefix(info.URL, prefix) {
-				fctx, cancel := chromedp.NewContext(ctx, chromedp.WithTargetID(info.TargetID))
-				t.Cleanup(cancel)
-				logs := &consoleLog{t: t}
-				t.Cleanup(logs.stop)
-				logs.listen(fctx, "widget frame")
-				return fctx
+				ids = append(ids, info.TargetID)
 			}
 		}
-		time.Sleep(100 * time.Millisecond)
+		if len(ids) < n {
+			time.Sleep(100 * time.Millisecond)
+			continue
+		}
+		frames := make([]context.Context, n)
+		for i, id := range ids[:n] {
+			fctx, cancel := chromedp.NewContext(ctx, chromedp.WithTargetID(id))
+			t.Cleanup(cancel)
+			logs := &consoleLog{t: t}
+			t.Cleanup(logs.stop)
+			logs.listen(fctx, "widget frame")
+			frames[i] = fctx
+		}
+		return frames
 	}
-	t.Fatalf("no iframe at %s appeared", prefix)
+	t.Fatalf("fewer than %d iframes at %s appeared", n, prefix)
 	return nil
 }
 
@@ -415,7 +431,9 @@ func TestEmbedWidgetChecksHostOrigin(t *testing.T) {
 		t.Fatal(err)
 	}
 	do(t, ctx, "open the page", chromedp.Navigate(page+"/"))
-	frameWith := func(host string) string {
+	// frameWith frames the widget for host and posts it init, as JSON
+	// text (the protocol) or, with object, as a structured-clone object.
+	frameWith := func(host string, object bool) string {
 		return `(() => {
 			const f = document.createElement("iframe");
 			f.setAttribute("sandbox", "allow-scripts allow-same-origin allow-forms");
@@ -423,21 +441,27 @@ func TestEmbedWidgetChecksHostOrigin(t *testing.T) {
 			document.body.appendChild(f);
 			// Send init to whatever loads in it, again and again, as a
 			// page that does not wait for ready would.
-			const init = JSON.stringify({formbridge: "embed.v1", type: "init", token: ` + strconv.Quote(b.Token) + `});
+			let init = {formbridge: "embed.v1", type: "init", token: ` + strconv.Quote(b.Token) + `};
+			if (!` + strconv.FormatBool(object) + `) init = JSON.stringify(init);
 			setInterval(() => f.contentWindow.postMessage(init, "*"), 200);
 			return true;
 		})()`
 	}
-	eval[bool](t, ctx, frameWith("http://127.0.0.1:1"))
-	frame := frameContext(t, ctx, b.URL+"/")
-	// go-app removes its loader once the program runs; from then on the
-	// widget listens, and the page's inits arrive five times a second.
-	waitJS(t, frame, "the widget to run", `document.getElementById("app-wasm-loader") === null`)
+	eval[bool](t, ctx, frameWith("http://127.0.0.1:1", false))
+	// The page's real origin, but init as an object, not JSON text: not
+	// a message of the protocol, so it is ignored too.
+	eval[bool](t, ctx, frameWith(page, true))
+	for _, frame := range frameContexts(t, ctx, b.URL+"/", 2) {
+		// go-app removes its loader once the program runs; from then on
+		// the widget listens, and the page's inits arrive five times a
+		// second.
+		waitJS(t, frame, "the widget to run", `document.getElementById("app-wasm-loader") === null`)
+	}
 	time.Sleep(3 * time.Second)
 	if n := b.Upgrades(); n != 0 {
-		t.Fatalf("a widget told its host was http://127.0.0.1:1 took an init from %s and connected", page)
+		t.Fatalf("a widget told its host was http://127.0.0.1:1, or sent init as an object, connected (%d)", n)
 	}
-	eval[bool](t, ctx, frameWith(page))
+	eval[bool](t, ctx, frameWith(page, false))
 	deadline := time.Now().Add(stepTimeout)
 	for b.Upgrades() == 0 {
 		if time.Now().After(deadline) {
