@@ -27,9 +27,9 @@ func readFragment() (pageURL, fragment string) {
 	return pageURL, fragment
 }
 
-// storeLink keeps l in this tab's session storage as go-app's
-// SessionStorage would (connect reads it back with Get), but encoded by
-// the browser's JSON.stringify: encoding/json's first encoding of a
+// storeLink keeps l in this tab's session storage as store would
+// (connect reads it back with loadStored), but encoded by the
+// browser's JSON.stringify: encoding/json's first encoding of a
 // struct type costs up to ~10 ms of reflection in a fresh page, on the
 // way to the first form.
 func storeLink(l link) {

@@ -27,7 +27,7 @@ func (w *widget) connect(ctx app.Context) {
 	pageURL, fragment := readFragment()
 	l := parseFragment(fragment)
 	if l.Token == "" {
-		ctx.SessionStorage().Get(linkKey, &l)
+		loadStored(linkKey, &l)
 	} else {
 		storeLink(l) // for a reload, which has no fragment
 	}
@@ -134,7 +134,7 @@ func (w *widget) onClientEvent(ctx app.Context, e client.Event) {
 		unauthorized := errors.Is(e.Fatal, client.ErrUnauthorized)
 		if unauthorized {
 			// A reload must not retry a token the bridge refused.
-			ctx.SessionStorage().Del(linkKey)
+			tabStorage.removeItem(linkKey)
 		}
 		w.onFatal(unauthorized)
 	}

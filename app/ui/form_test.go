@@ -64,6 +64,7 @@ func mountForm(t *testing.T, message, schema string) (*requestForm, *answers, ap
 	if it.Form == nil {
 		t.Fatalf("schema refused: %s", it.Problem)
 	}
+	useTestStorage(t)
 	a := &answers{}
 	f := &requestForm{Item: it, Answer: a}
 	d := app.NewClientTester(f)

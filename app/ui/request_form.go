@@ -90,7 +90,7 @@ func (f *requestForm) onPointerRelease(ctx app.Context, e app.Event) {
 			changed = f.Item.Draft.touch(k) || changed
 		}
 		if changed {
-			f.save(ctx)
+			f.save()
 			// The window's listener updates the root, which does not
 			// re-render this card when its props did not change.
 			f.Update()
@@ -167,15 +167,15 @@ func (f *requestForm) check() (map[string]any, bool) {
 }
 
 // save keeps the draft in session storage so it survives a reload.
-func (f *requestForm) save(ctx app.Context) {
-	ctx.SessionStorage().Set(draftKey(f.Item.ID), f.Item.Draft)
+func (f *requestForm) save() {
+	store(draftKey(f.Item.ID), f.Item.Draft)
 }
 
 // edited is called after every change to a field's value.
 func (f *requestForm) edited(ctx app.Context) {
 	f.Item.Draft.SendError = ""
 	f.check()
-	f.save(ctx)
+	f.save()
 }
 
 // onFieldInput handles typing in a text, number or date control and a
@@ -229,7 +229,7 @@ func (f *requestForm) onFieldLeave(key string) app.EventHandler {
 			return
 		}
 		if f.Item.Draft.touch(key) {
-			f.save(ctx)
+			f.save()
 		}
 	}
 }

@@ -39,7 +39,7 @@ func (w *widget) onRequest(ctx app.Context, id string, params wire.ElicitParams,
 	}
 	w.seq++
 	it := newItem(id, w.seq, params, meta, time.Now())
-	w.restoreDraft(ctx, it)
+	restoreDraft(it)
 	w.queue.add(it)
 	if w.selected == "" || w.queue.find(w.selected) == nil {
 		w.selected = it.ID
@@ -50,9 +50,9 @@ func (w *widget) onRequest(ctx app.Context, id string, params wire.ElicitParams,
 }
 
 // restoreDraft brings back what the person typed before a reload.
-func (w *widget) restoreDraft(ctx app.Context, it *item) {
+func restoreDraft(it *item) {
 	var saved draft
-	if err := ctx.SessionStorage().Get(draftKey(it.ID), &saved); err != nil {
+	if !loadStored(draftKey(it.ID), &saved) {
 		return
 	}
 	if saved.Inputs != nil {
@@ -88,7 +88,7 @@ func (w *widget) settle(ctx app.Context, it *item, outcome string) {
 	w.queue.remove(it.ID)
 	// Also for a request missing from a resync: Synced lists exactly
 	// what the bridge holds, so it will not come back.
-	ctx.SessionStorage().Del(draftKey(it.ID))
+	tabStorage.removeItem(draftKey(it.ID))
 	w.addNotice(settledNotice(it, outcome, time.Now()))
 	w.updateTitle()
 }

@@ -31,6 +31,7 @@ func (c *fakeConn) Respond(id string, res wire.ElicitResult) error {
 
 func mountWidget(t *testing.T) (*widget, app.ClientDispatcher, *fakeConn) {
 	t.Helper()
+	useTestStorage(t)
 	w := &widget{}
 	d := app.NewClientTester(w)
 	t.Cleanup(d.Close)
@@ -157,7 +158,7 @@ func TestWidgetAnswerAndOutcomes(t *testing.T) {
 			ctx := d.Context()
 			ask(t, w, ctx, "r1", formParams(t, "Name?", shortSchema), testMeta)
 			it := w.queue.find("r1")
-			ctx.SessionStorage().Set(draftKey("r1"), it.Draft)
+			store(draftKey("r1"), it.Draft)
 			if tt.action != "" {
 				w.answer(it, wire.ElicitResult{Action: tt.action})
 				if c.sent["r1"].Action != tt.action {
@@ -174,7 +175,7 @@ func TestWidgetAnswerAndOutcomes(t *testing.T) {
 				t.Errorf("notice %q, want %q", n.textContent(), tt.says)
 			}
 			var left draft
-			ctx.SessionStorage().Get(draftKey("r1"), &left)
+			loadStored(draftKey("r1"), &left)
 			if left.Inputs != nil {
 				t.Error("the draft stays in session storage after the request settled")
 			}
@@ -217,7 +218,7 @@ func TestWidgetDraftSurvivesReload(t *testing.T) {
 	ctx := d.Context()
 	saved := &draft{}
 	saved.set("name", "typed before reload")
-	ctx.SessionStorage().Set(draftKey("r1"), saved)
+	store(draftKey("r1"), saved)
 	ask(t, w, ctx, "r1", formParams(t, "Name?", shortSchema), testMeta)
 	page := show(t, w, d)
 	if got := page.mustFind(t, "[data-field=name]").mustFind(t, "input").attrs["value"]; got != "typed before reload" {
