@@ -147,4 +147,5 @@ func (w *widget) onClientEvent(ctx app.Context, e client.Event) {
 		w.host.Settled(e.Settled.RequestID, e.Settled.Outcome)
 	}
 	w.host.Report(w.state, w.queue.len())
+	w.startWarmup(ctx)
 }

@@ -113,7 +113,7 @@ func (f *requestForm) prepare(ctx app.Context) {
 		f.check()
 	}
 	switch {
-	case f.focusedFor != it.ID:
+	case f.focusedFor != it.ID: // never for the warm-up's sample, which has no id
 		// A switch from another request reuses the boxes, which still
 		// hold what was typed there; a fresh mount rendered the starting
 		// values, which only need the draft where it moved on from them.

@@ -147,11 +147,14 @@ func preventDefault(ctx app.Context, e app.Event) { e.PreventDefault() }
 // card is the form around one request, labelled by its title; Escape
 // (onKeyDown) is "Dismiss".
 func card(class string, it *item, onKeyDown app.EventHandler, body ...app.UI) app.HTMLElem {
-	return elem("form", class, body...).
-		DataSet("elicitation-id", it.ID).
+	f := elem("form", class, body...).
 		Attr("novalidate", true).
 		Aria("labelledby", it.elemID("title")).
 		OnKeyDown(onKeyDown, it.ID)
+	if it.ID != "" { // the warm-up's sample has none: pages count requests by it
+		f.DataSet("elicitation-id", it.ID)
+	}
+	return f
 }
 
 // declineButtons are Decline and Dismiss, the same on both kinds of

@@ -49,6 +49,8 @@ type widget struct {
 	watch *embed.Watch // words a bridge on another origin that never answers
 
 	flushQueued atomic.Bool // renderNow's flush is queued and has not run
+
+	warm warmup // the hidden rounds that get the form code compiled (warmup.go)
 }
 
 // tickEvery is how often countdowns and "how long ago" are refreshed.
@@ -182,6 +184,7 @@ func (w *widget) Render() app.UI {
 			w.renderContent(),
 		),
 		foot,
+		w.renderWarmup(),
 	).DataSet("connection", w.state)
 }
 

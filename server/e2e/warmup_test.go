@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/chromedp/cdproto/page"
@@ -44,6 +45,59 @@ func TestWarmupLeavesNoTrace(t *testing.T) {
 	waitJS(t, ctx, "focus in the first field", `document.activeElement?.closest("[data-field=note]") != null`)
 	if n := eval[int](t, ctx, `document.querySelectorAll(".fb-widget[aria-hidden]").length`); n != 0 {
 		t.Errorf("%d hidden samples left in the page", n)
+	}
+	do(t, ctx, "send", chromedp.SendKeys(field("note", "textarea, input"), "ok"), chromedp.Click(action("accept")))
+	if o := <-out; o.Err != nil || o.Result.Action != "accept" || o.Result.Content["note"] != "ok" {
+		t.Errorf("outcome = %+v", o)
+	}
+}
+
+// formRecorder notes, before the page's own scripts run, each <form> the
+// widget puts in the page (web/warmup.js's sample aside): whether it was
+// hidden, and whether it carried the request id hosts count requests by;
+// and every element that took focus.
+const formRecorder = `window.__fbForms = []; window.__fbFocused = [];
+new MutationObserver((records) => {
+  for (const r of records) for (const n of r.addedNodes) {
+    if (n.nodeType !== 1) continue;
+    for (const f of n.matches("form") ? [n] : n.querySelectorAll("form")) {
+      if (f.closest(".fb-widget[aria-hidden]")) continue;
+      window.__fbForms.push({hidden: f.closest("[hidden]") !== null && !f.checkVisibility(), id: f.hasAttribute("data-elicitation-id")});
+    }
+  }
+}).observe(document, {childList: true, subtree: true});
+document.addEventListener("focusin", (e) => window.__fbFocused.push(e.target.outerHTML.slice(0, 80)), true);`
+
+// Online with nothing to show, the widget mounts a hidden sample request
+// a few times to get its form code compiled (app/ui/warmup.go): nothing
+// of it is drawn, focused, counted as a request or left behind, and the
+// first real request still gets focus in its first field.
+func TestWarmupFormUnseen(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: formRecorder}); err != nil {
+		t.Fatal(err)
+	}
+	openWidget(t, ctx, b)
+	waitJS(t, ctx, "the warm-up's rounds", `window.__fbForms.length >= 8 && document.querySelector("form") === null`)
+	type seen struct{ Hidden, ID bool }
+	for i, f := range eval[[]seen](t, ctx, `window.__fbForms`) {
+		if !f.Hidden || f.ID {
+			t.Errorf("sample %d: hidden %v, with a request id %v; want hidden, without", i, f.Hidden, f.ID)
+		}
+	}
+	if got := eval[[]string](t, ctx, `window.__fbFocused`); len(got) != 0 {
+		t.Errorf("the warm-up moved focus: %q", got)
+	}
+	if got := eval[string](t, ctx, `document.querySelector("main").innerText`); !strings.Contains(got, "Nothing to answer right now") {
+		t.Errorf("after the warm-up the page reads %q", got)
+	}
+
+	out := b.Elicit(t, `{"message":"Deploy?","requestedSchema":{"type":"object","properties":{"note":{"type":"string","title":"Note"}}}}`, nil)
+	waitForm(t, ctx)
+	waitJS(t, ctx, "focus in the first field", `document.activeElement?.closest("[data-field=note]") != null`)
+	if n := eval[int](t, ctx, `document.querySelectorAll("form").length`); n != 1 {
+		t.Errorf("%d forms in the page with one request", n)
 	}
 	do(t, ctx, "send", chromedp.SendKeys(field("note", "textarea, input"), "ok"), chromedp.Click(action("accept")))
 	if o := <-out; o.Err != nil || o.Result.Action != "accept" || o.Result.Content["note"] != "ok" {

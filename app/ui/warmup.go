@@ -1,0 +1,113 @@
+package ui
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/formbridge/formbridge/app/wire"
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// The first requests a page shows are its slowest. V8 compiles each wasm
+// function when it is first called, and runs it unoptimized until it
+// has run often enough to be optimized: with the page open (Chromium 156
+// on a 2-core machine), the first request took 60 to 130 ms from the
+// bridge to the screen, the next five 20 to 60 ms, every later one about
+// 5 ms; after the warm-up, the first took 8 to 10 ms. So once the
+// widget is online with nothing to show, it takes a hidden sample
+// request through a real one's steps (decode its params, read its form,
+// check the draft, mount the card, take it down) a few times, in short
+// steps a real request can come between, before anyone waits on one.
+
+// warmSample is the params of an elicitation/create as a bridge sends
+// them, with a field of each kind; the server's own schema is left out,
+// as the widget renders from the bridge's reading of it
+// (TestWarmSampleIsCurrent).
+const warmSample = `{"_meta":{"formbridge/request":{` +
+	`"requester":{"name":"sample"},"createdAt":"1970-01-01T00:00:00Z","expiresAt":"1970-01-01T00:00:00Z","form":{"fields":[` +
+	`{"key":"name","kind":"string","title":"Name","label":"Name","description":"Aa","required":true,"maxLength":80},` +
+	`{"key":"note","kind":"string","title":"Note","label":"Note"},` +
+	`{"key":"email","kind":"string","title":"Email","label":"Email","format":"email"},` +
+	`{"key":"day","kind":"string","title":"Day","label":"Day","format":"date"},` +
+	`{"key":"count","kind":"integer","title":"Count","label":"Count","minimum":1,"maximum":9},` +
+	`{"key":"amount","kind":"number","title":"Amount","label":"Amount"},` +
+	`{"key":"ok","kind":"boolean","title":"OK","label":"OK","required":true,"default":true},` +
+	`{"key":"size","kind":"select","title":"Size","label":"Size","options":[{"value":"s","title":"s"},{"value":"m","title":"m"},{"value":"l","title":"l"}]},` +
+	`{"key":"city","kind":"select","title":"City","label":"City","options":[{"value":"a","title":"A"},{"value":"b","title":"B"},{"value":"c","title":"C"},{"value":"d","title":"D"},{"value":"e","title":"E"},{"value":"f","title":"F"}]},` +
+	`{"key":"tags","kind":"multiselect","title":"Tags","label":"Tags","options":[{"value":"a","title":"a"},{"value":"b","title":"b"},{"value":"c","title":"c"}]}` +
+	`]}}},"message":"Sample"}`
+
+// warmRounds is how many times the sample is mounted and taken down: V8
+// had optimized the form's code after about six real requests.
+const warmRounds = 8
+
+// warmGap is the pause before each step: a request that arrives waits
+// for one step at most, and the page stays free for anything else.
+const warmGap = 25 * time.Millisecond
+
+// warmup is how far the widget is through its warm-up.
+type warmup struct {
+	running bool
+	rounds  int   // samples mounted so far
+	sample  *item // the sample mounted, hidden; nil between rounds
+}
+
+// startWarmup begins the warm-up, or goes on with it, when the widget is
+// online and has nothing to show. A page opened to answer a request
+// renders that one first; the warm-up waits until it is answered.
+func (w *widget) startWarmup(ctx app.Context) {
+	if w.warm.running || w.warm.rounds >= warmRounds || !w.synced || w.queue.len() > 0 {
+		return
+	}
+	w.warm.running = true
+	w.warmLater(ctx)
+}
+
+// warmLater has warmStep run after warmGap (in the browser: tests step
+// by hand).
+//
+//go:noinline
+func (w *widget) warmLater(ctx app.Context) {
+	if app.IsClient {
+		after(ctx, warmGap, w.warmStep)
+	}
+}
+
+// warmStep mounts the sample, or takes it down. A request to show, or a
+// connection lost, pauses the warm-up until startWarmup.
+func (w *widget) warmStep(ctx app.Context) {
+	switch {
+	case w.warm.sample != nil:
+		w.warm.sample = nil
+	case w.warm.rounds >= warmRounds || w.queue.len() > 0 || w.state != connOnline:
+		w.warm.running = false
+		return
+	default:
+		w.warm.rounds++
+		w.seq++
+		w.warm.sample = sampleItem(w.seq)
+	}
+	w.warmLater(ctx)
+}
+
+// sampleItem reads warmSample as the client and the widget read the
+// params of a request from the bridge. It has no id, so its card carries
+// none (nothing counting requests on the page sees it) and never moves
+// focus: requestForm.prepare takes it for a request it has focused.
+func sampleItem(seq int) *item {
+	var p wire.ElicitParams
+	if json.Unmarshal([]byte(warmSample), &p) != nil {
+		return nil
+	}
+	meta, _ := p.RequestMeta()
+	return newItem("", seq, p, meta, time.Now())
+}
+
+// renderWarmup is the sample while it is mounted, in a hidden box: not
+// drawn, not focusable, out of the accessibility tree.
+func (w *widget) renderWarmup() app.UI {
+	if w.warm.sample == nil {
+		return nil
+	}
+	return elem("div", "", &requestForm{Item: w.warm.sample}).Attr("hidden", true)
+}

@@ -1,0 +1,157 @@
+package ui
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/formbridge/formbridge/app/elicit"
+	"github.com/formbridge/formbridge/app/wire"
+)
+
+// warmSchema is the schema warmSample's form is the bridge's reading of.
+const warmSchema = `{"type":"object","properties":{` +
+	`"name":{"type":"string","title":"Name","description":"Aa","maxLength":80},` +
+	`"note":{"type":"string","title":"Note"},` +
+	`"email":{"type":"string","title":"Email","format":"email"},` +
+	`"day":{"type":"string","title":"Day","format":"date"},` +
+	`"count":{"type":"integer","title":"Count","minimum":1,"maximum":9},` +
+	`"amount":{"type":"number","title":"Amount"},` +
+	`"ok":{"type":"boolean","title":"OK","default":true},` +
+	`"size":{"type":"string","title":"Size","enum":["s","m","l"]},` +
+	`"city":{"type":"string","title":"City","oneOf":[{"const":"a","title":"A"},{"const":"b","title":"B"},{"const":"c","title":"C"},{"const":"d","title":"D"},{"const":"e","title":"E"},{"const":"f","title":"F"}]},` +
+	`"tags":{"type":"array","title":"Tags","items":{"type":"string","enum":["a","b","c"]}}` +
+	`},"required":["name","ok"]}`
+
+// The sample is what today's bridge sends for warmSchema, so the warm-up
+// runs the code real requests run; a change to the bridge's reading that
+// the sample missed fails here. It has a control of every kind.
+func TestWarmSampleIsCurrent(t *testing.T) {
+	t.Parallel()
+	want := itemFor(t, "r1", 1, formParams(t, "Sample", warmSchema), testMeta)
+	got := sampleItem(1)
+	if got == nil || got.Form == nil {
+		t.Fatalf("the sample is not read as a form: %+v", got)
+	}
+	if diff := cmp.Diff(want.Form, got.Form, cmp.AllowUnexported(elicit.Field{})); diff != "" {
+		t.Errorf("the sample's form is not the bridge's reading of warmSchema (-bridge +sample):\n%s", diff)
+	}
+	kinds := map[elicit.Kind]bool{}
+	radios, dropdown := false, false
+	for _, fd := range got.Form.Fields {
+		kinds[fd.Kind] = true
+		if fd.Kind == elicit.KindSelect {
+			radios = radios || len(fd.Options) <= maxRadios
+			dropdown = dropdown || len(fd.Options) > maxRadios
+		}
+	}
+	for _, k := range []elicit.Kind{elicit.KindString, elicit.KindNumber, elicit.KindInteger, elicit.KindBoolean, elicit.KindSelect, elicit.KindMultiSelect} {
+		if !kinds[k] {
+			t.Errorf("no %s field in the sample", k)
+		}
+	}
+	if !radios || !dropdown {
+		t.Errorf("the sample has radios %v, a dropdown %v; want both", radios, dropdown)
+	}
+}
+
+// The warm-up mounts the sample hidden, without the attribute pages
+// count requests by, never takes focus from the first real request, and
+// stops after warmRounds; a real request takes the sample down.
+func TestWarmupHiddenAndBounded(t *testing.T) {
+	shownOne = false
+	w, d, _ := mountWidget(t)
+	ctx := d.Context()
+	w.onConnectionChange(connOnline)
+	w.onSynced(ctx, nil)
+
+	mounted := 0
+	for range 2*warmRounds + 4 {
+		w.warmStep(ctx)
+		page := show(t, w, d)
+		d.Consume() // what the card deferred (focus) runs while it is mounted
+		if page.find("form[data-elicitation-id]") != nil {
+			t.Fatal("the sample carries data-elicitation-id")
+		}
+		form := page.find("form")
+		if form == nil {
+			continue
+		}
+		mounted++
+		if box := form.parent; box.tag != "div" || !box.on("hidden") {
+			t.Fatalf("the sample is not in a hidden box: <%s %v>", box.tag, box.attrs)
+		}
+		if len(form.findAll("input")) == 0 || form.find("select") == nil || form.find("textarea") == nil {
+			t.Error("the sample lacks controls")
+		}
+	}
+	if mounted != warmRounds {
+		t.Errorf("the sample was mounted %d times; want %d", mounted, warmRounds)
+	}
+	if shownOne {
+		t.Error("the sample counted as the page's first request: the real one would not focus its first field")
+	}
+
+	// A request to show takes the sample down, and no other goes up.
+	w, d, _ = mountWidget(t)
+	ctx = d.Context()
+	w.onConnectionChange(connOnline)
+	w.onSynced(ctx, nil)
+	w.warmStep(ctx)
+	if w.warm.sample == nil {
+		t.Fatal("no sample mounted")
+	}
+	ask(t, w, ctx, "r1", formParams(t, "Deploy?", shortSchema), metaAt(0))
+	w.warmStep(ctx)
+	w.warmStep(ctx)
+	page := show(t, w, d)
+	if n := len(page.findAll("form")); n != 1 || page.find("form[data-elicitation-id=r1]") == nil {
+		t.Errorf("%d forms on the page with a request to show; want only the request's", n)
+	}
+	if w.warm.rounds != 1 {
+		t.Errorf("%d rounds; the warm-up went on with a request on screen", w.warm.rounds)
+	}
+}
+
+// The warm-up starts only with nothing to show, online and synced; a
+// request pauses it, and it goes on once the request is answered.
+func TestWarmupStartsOnlyIdle(t *testing.T) {
+	w, d, _ := mountWidget(t)
+	ctx := d.Context()
+	w.startWarmup(ctx)
+	if w.warm.running {
+		t.Error("started before the bridge said what it holds")
+	}
+	w.onConnectionChange(connOnline)
+	w.onSynced(ctx, nil)
+	ask(t, w, ctx, "r1", wire.ElicitParams{Message: "Deploy?"}, metaAt(0))
+	w.startWarmup(ctx)
+	if w.warm.running {
+		t.Error("started with a request to show")
+	}
+	w.onSettled(ctx, &wire.SettledParams{RequestID: "r1", Outcome: wire.OutcomeAnswered})
+	w.startWarmup(ctx)
+	if !w.warm.running {
+		t.Fatal("not started with nothing left to show")
+	}
+	w.warmStep(ctx) // round 1
+	ask(t, w, ctx, "r2", wire.ElicitParams{Message: "Deploy?"}, metaAt(1))
+	w.warmStep(ctx) // takes the sample down
+	w.warmStep(ctx) // pauses
+	if w.warm.running || w.warm.sample != nil {
+		t.Fatal("the warm-up went on with a request to show")
+	}
+	w.onSettled(ctx, &wire.SettledParams{RequestID: "r2", Outcome: wire.OutcomeAnswered})
+	w.startWarmup(ctx)
+	w.warmStep(ctx)
+	if !w.warm.running || w.warm.rounds != 2 {
+		t.Errorf("after the request: running %v, %d rounds; want it going on with round 2", w.warm.running, w.warm.rounds)
+	}
+	for range 4 * warmRounds {
+		w.warmStep(ctx)
+	}
+	w.startWarmup(ctx)
+	if w.warm.running || w.warm.rounds != warmRounds {
+		t.Errorf("finished: running %v after %d rounds; want stopped after %d", w.warm.running, w.warm.rounds, warmRounds)
+	}
+}
