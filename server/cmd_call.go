@@ -78,6 +78,7 @@ Examples:
 	if err != nil {
 		return err
 	}
+	up.Log = log.With("part", "upstream")
 
 	opts := mcpbridge.CallOptions{
 		Upstream:        up,

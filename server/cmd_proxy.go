@@ -60,6 +60,7 @@ Examples:
 	if err != nil {
 		return err
 	}
+	up.Log = log.With("part", "upstream")
 
 	ctx, cancel := context.WithCancel(ctx)
 	proxy := &mcpbridge.Proxy{

@@ -41,7 +41,7 @@ func Transport(t mcp.Transport) mcp.Transport {
 		hc.Transport = schemaRoundTripper{rt}
 		cp.HTTPClient = &hc
 		return &cp
-	case *mcp.CommandTransport, *mcp.InMemoryTransport, *mcp.IOTransport, *mcp.StdioTransport:
+	case *commandTransport, *mcp.CommandTransport, *mcp.InMemoryTransport, *mcp.IOTransport, *mcp.StdioTransport:
 		return schemaTransport{t}
 	}
 	return t

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/url"
 	"os/exec"
 
@@ -18,6 +19,9 @@ type Upstream struct {
 	Command []string
 	// Stderr receives the subprocess's stderr (its logs); nil discards.
 	Stderr io.Writer
+	// Log gets a warning for each line the subprocess writes to its
+	// stdout that is not an MCP message (which is skipped); nil discards.
+	Log *slog.Logger
 }
 
 // Check reports a clear error for an upstream that cannot work.
@@ -46,7 +50,7 @@ func (u Upstream) Transport() (mcp.Transport, error) {
 	}
 	cmd := exec.Command(u.Command[0], u.Command[1:]...)
 	cmd.Stderr = u.Stderr
-	return &mcp.CommandTransport{Command: cmd}, nil
+	return &commandTransport{cmd: cmd, log: u.Log}, nil
 }
 
 // Dial connects to u at the JSON-RPC level, for the proxy.

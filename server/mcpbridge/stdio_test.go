@@ -1,0 +1,146 @@
+package mcpbridge
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+	"testing/iotest"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The filter passes messages, whole and in order, and skips what a
+// server prints between them, logging each line skipped.
+func TestMessageFilter(t *testing.T) {
+	t.Parallel()
+	msg := `{"jsonrpc":"2.0","id":1,"result":{"text":"a } ] \" { [ b","list":[1,{"x":"y"}]}}`
+	pretty := "{\n  \"jsonrpc\": \"2.0\",\n  \"method\": \"notifications/initialized\"\n}"
+	tests := []struct {
+		name, in string
+		want     []string // the messages read
+		skipped  []string // the lines logged
+	}{
+		{"messages only", msg + "\n" + msg + "\n", []string{msg, msg}, nil},
+		{"banner first", "Server started on stdio\n" + msg + "\n", []string{msg}, []string{"Server started on stdio"}},
+		{"log lines between", msg + "\nINFO listing tools {\"n\":2}\n\n  \tWARN slow\r\n" + msg + "\n", []string{msg, msg}, []string{`INFO listing tools {"n":2}`, "WARN slow\r"}},
+		{"after a message on its line", msg + " done\n" + msg + "\n", []string{msg, msg}, []string{"done"}},
+		{"a message over several lines", "starting\n" + pretty + "\n", []string{pretty}, []string{"starting"}},
+		{"a line at the end without a newline", msg + "\nbye", []string{msg}, []string{"bye"}},
+		{"a batch", "[" + msg + "," + msg + "]\n", []string{"[" + msg + "," + msg + "]"}, nil},
+	}
+	for _, tt := range tests {
+		for _, oneByte := range []bool{false, true} {
+			var logs bytes.Buffer
+			var r io.Reader = strings.NewReader(tt.in)
+			if oneByte {
+				r = iotest.OneByteReader(r)
+			}
+			f := &messageFilter{r: bufio.NewReader(r), log: slog.New(slog.NewJSONHandler(&logs, nil))}
+			dec := json.NewDecoder(f)
+			var got []string
+			for {
+				var raw json.RawMessage
+				if err := dec.Decode(&raw); err == io.EOF {
+					break
+				} else if err != nil {
+					t.Fatalf("%s (one byte at a time %v): decoding: %v", tt.name, oneByte, err)
+				}
+				got = append(got, string(raw))
+			}
+			var want []string
+			for _, m := range tt.want {
+				var b bytes.Buffer
+				json.Compact(&b, []byte(m))
+				want = append(want, b.String())
+			}
+			for i := range got {
+				var b bytes.Buffer
+				json.Compact(&b, []byte(got[i]))
+				got[i] = b.String()
+			}
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("%s (one byte at a time %v): read %q, want %q", tt.name, oneByte, got, want)
+			}
+			var skipped []string
+			for line := range strings.Lines(logs.String()) {
+				var rec struct{ Line string }
+				json.Unmarshal([]byte(line), &rec)
+				skipped = append(skipped, rec.Line)
+			}
+			if strings.Join(skipped, "|") != strings.Join(tt.skipped, "|") {
+				t.Errorf("%s (one byte at a time %v): logged %q, want %q", tt.name, oneByte, skipped, tt.skipped)
+			}
+		}
+	}
+}
+
+// Only what follows a message on its own line reaches the go-sdk's
+// check that a newline follows each message: spaces are dropped.
+func TestMessageFilterKeepsNewlineAfterMessage(t *testing.T) {
+	t.Parallel()
+	f := &messageFilter{r: bufio.NewReader(strings.NewReader(`{"a":1}   ` + "\t\n" + `{"b":2}` + "\n"))}
+	b, err := io.ReadAll(f)
+	if err != nil || string(b) != `{"a":1}`+"\n"+`{"b":2}`+"\n" {
+		t.Errorf("read %q, %v", b, err)
+	}
+}
+
+// A long line is logged clipped, and a server that prints many is
+// logged only for its first lines.
+func TestMessageFilterBoundsTheLog(t *testing.T) {
+	t.Parallel()
+	var logs bytes.Buffer
+	in := strings.Repeat("x", 10*maxSkippedShown) + "\n" + strings.Repeat("noise\n", 3*maxSkippedLogged)
+	f := &messageFilter{r: bufio.NewReader(strings.NewReader(in)), log: slog.New(slog.NewTextHandler(&logs, nil))}
+	if b, _ := io.ReadAll(f); strings.Trim(string(b), "\n") != "" {
+		t.Errorf("passed %q", b)
+	}
+	if n := strings.Count(logs.String(), "\n"); n != maxSkippedLogged {
+		t.Errorf("%d lines logged, want %d", n, maxSkippedLogged)
+	}
+	if first, _, _ := strings.Cut(logs.String(), "\n"); len(first) > 3*maxSkippedShown || !strings.Contains(first, "…") {
+		t.Errorf("the long line is logged as %d bytes: %.80s…", len(first), first)
+	}
+}
+
+// A stdio server that prints a banner to its stdout before its first
+// message still works, through call and through the proxy, and the
+// banner is logged.
+func TestStdioServerWithBanner(t *testing.T) {
+	t.Parallel()
+	var logs bytes.Buffer // written before the first message is read, so before Call returns
+	up := Upstream{
+		Command: []string{"sh", "-c", `echo "Weather server v1 started on stdio"; exec "$0"`, testServerBin},
+		Log:     slog.New(slog.NewTextHandler(&logs, nil)),
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	res, err := Call(ctx, CallOptions{Upstream: up, Tool: "add", Arguments: json.RawMessage(`{"a":20,"b":22}`), Eliciter: &person{}, Channel: "default"})
+	if err != nil {
+		t.Fatalf("Call: %v", err)
+	}
+	if got := res.Content[0].(*mcp.TextContent).Text; got != "42" {
+		t.Errorf("add = %q", got)
+	}
+	if !strings.Contains(logs.String(), "Weather server v1 started on stdio") {
+		t.Errorf("the banner was not logged: %q", logs.String())
+	}
+
+	up.Log = nil
+	conn, err := up.Dial(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, _ := hostThrough(t, ctx, &Proxy{Eliciter: &person{}, Channel: "default"}, conn, nil, nil)
+	defer cs.Close()
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "add", Arguments: map[string]any{"a": 2, "b": 3}})
+	if err != nil || res.IsError || res.Content[0].(*mcp.TextContent).Text != "5" {
+		t.Errorf("add through the proxy: %v %+v", err, res)
+	}
+}
