@@ -63,7 +63,8 @@ func takeEarly(ctx context.Context, url string) (*websocket.Conn, bool) {
 	discard := func() {
 		<-p.done
 		if p.conn != nil {
-			p.conn.CloseNow()
+			// 1000: a browser throws at CloseNow's 1001 (see session).
+			p.conn.Close(websocket.StatusNormalClosure, "")
 		}
 	}
 	if p.url != url {

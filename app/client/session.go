@@ -32,19 +32,24 @@ func (c *Client) session(ctx context.Context) (online bool, err error) {
 	if err != nil {
 		return false, fmt.Errorf("failed to connect to the bridge: %w", err)
 	}
-	defer conn.CloseNow()
+	// A browser throws at any close code but 1000 and 3000-4999, leaving
+	// the socket open, and a close waits for the bridge's close frame,
+	// which a dead connection never sends (Chromium waits 60 s). So every
+	// close here is a 1000, and the one that ends a session runs off this
+	// goroutine.
+	defer func() { go conn.Close(websocket.StatusNormalClosure, "") }()
 	conn.SetReadLimit(readLimit)
 
 	// The browser cannot send or see WebSocket pings, so a dead connection
-	// is noticed by the bridge's heartbeat going quiet. Closing is explicit
-	// (not by cancelling Read's context): in the browser build a cancelled
-	// Read closes the connection without a close frame.
-	lapsed := time.AfterFunc(wire.HeartbeatTimeout, func() {
-		conn.CloseNow()
-	})
+	// is noticed by the bridge's heartbeat going quiet: the read is
+	// cancelled, which returns at once in the browser too, and the session
+	// ends. The widget closing says so to the bridge with a close frame.
+	rctx, stopReading := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopReading()
+	lapsed := time.AfterFunc(wire.HeartbeatTimeout, stopReading)
 	defer lapsed.Stop()
 	stop := context.AfterFunc(ctx, func() {
-		conn.Close(websocket.StatusGoingAway, "widget closed")
+		conn.Close(websocket.StatusNormalClosure, "widget closed")
 	})
 	defer stop()
 
@@ -55,7 +60,6 @@ func (c *Client) session(ctx context.Context) (online bool, err error) {
 	// backlog counts the requests hello announced that have yet to come;
 	// held lists those delivered.
 	backlog, held := 0, []string(nil)
-	rctx := context.WithoutCancel(ctx)
 	for {
 		typ, data, err := conn.Read(rctx)
 		if err != nil {
