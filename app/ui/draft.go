@@ -2,6 +2,7 @@ package ui
 
 import (
 	"github.com/formbridge/formbridge/app/elicit"
+	"github.com/formbridge/formbridge/app/wire"
 )
 
 // draft is the person's answer in progress for one request. It lives on
@@ -31,6 +32,9 @@ type draft struct {
 	// reload: a request the bridge sends again never got its answer.
 	Sent   string `json:"-"`
 	Opened bool   `json:"-"`
+	// sent is the answer last sent, for sending again when the
+	// connection dropped before the bridge said it arrived.
+	sent *wire.ElicitResult
 	// SendError says why the last send failed (offline).
 	SendError string `json:"-"`
 }

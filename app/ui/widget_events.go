@@ -31,7 +31,13 @@ func (w *widget) onRequest(ctx app.Context, id string, params wire.ElicitParams,
 	defer w.updateTitle()
 	if held := w.queue.find(id); held != nil {
 		// Sent again after a reconnect: an answer sent before the drop
-		// may not have arrived, so the person can send again.
+		// did not arrive. It goes again, as the person meant it to; the
+		// bridge takes the same answer twice as one.
+		if res := held.Draft.sent; res != nil && held.Draft.Sent != "" {
+			if w.answer(held, *res); held.Draft.SendError == "" {
+				return
+			}
+		}
 		held.Draft.Sent = ""
 		held.Draft.Opened = false // a link's accept was lost too: offer Open again
 		held.rev++
@@ -144,13 +150,22 @@ func settledNotice(it *item, outcome string, now time.Time) notice {
 // onSynced ends a reconnect: the bridge has sent every request it still
 // holds (ids). Any other request kept from before settled while the
 // widget was away, or the bridge restarted and lost it: it is withdrawn
-// with a notice, never left as a form nobody waits for.
+// with a notice, never left as a form nobody waits for. One the person
+// had answered may have settled by that very answer, whose word was
+// lost with the connection: the answer goes again, and the bridge's
+// reply (answered, or -32003 for one it no longer knows) says which.
 func (w *widget) onSynced(ctx app.Context, ids []string) {
 	w.synced = true
 	for _, it := range append([]*item(nil), w.queue.items...) {
-		if !slices.Contains(ids, it.ID) {
-			w.settle(ctx, it, outcomeGone)
+		if slices.Contains(ids, it.ID) {
+			continue
 		}
+		if res := it.Draft.sent; res != nil && it.Draft.Sent != "" {
+			if w.answer(it, *res); it.Draft.SendError == "" {
+				continue
+			}
+		}
+		w.settle(ctx, it, outcomeGone)
 	}
 }
 

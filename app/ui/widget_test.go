@@ -361,7 +361,7 @@ func TestWidgetURLWarnings(t *testing.T) {
 }
 
 func TestWidgetURLResentAfterLostAccept(t *testing.T) {
-	w, d, _ := mountWidget(t)
+	w, d, c := mountWidget(t)
 	ctx := d.Context()
 	params := wire.ElicitParams{Mode: "url", Message: "Sign in", ElicitationID: "e1", URL: "https://login.example.com/"}
 	ask(t, w, ctx, "u1", params, testMeta)
@@ -372,12 +372,18 @@ func TestWidgetURLResentAfterLostAccept(t *testing.T) {
 		t.Fatal("Open still offered after it was clicked")
 	}
 	// The connection dropped before the accept arrived: the bridge
-	// sends the request again, and the person can open it again.
+	// sends the request again, and the accept goes again by itself (the
+	// link is open in the other tab already).
+	clear(c.sent)
 	w.onHello(ctx, &wire.HelloResult{Pending: 1})
 	ask(t, w, ctx, "u1", params, testMeta)
 	w.onSynced(ctx, []string{"u1"})
-	page = show(t, w, d)
-	page.mustFind(t, "button[data-action=open]")
+	if got := c.sent["u1"]; got.Action != wire.ActionAccept {
+		t.Errorf("after the request came again the bridge got %+v, want the accept again", got)
+	}
+	if show(t, w, d).find("button[data-action=open]") != nil {
+		t.Error("Open offered again: a second tab for the same sign-in")
+	}
 }
 
 func TestWidgetRootMatch(t *testing.T) {
@@ -496,5 +502,50 @@ func TestWidgetClockFace(t *testing.T) {
 	}
 	if w.clockFace(created.Add(6*time.Minute)) == w.clockFace(created.Add(6*time.Minute+time.Second)) {
 		t.Error("the countdown's seconds do not re-render")
+	}
+}
+
+// An answer lost with the connection goes again by itself: when the
+// bridge sends its request again (it never arrived), and when the
+// request is missing from the resync (it may have settled by that very
+// answer, and the bridge's reply to the same answer again says so).
+func TestWidgetAnswerLostWithConnection(t *testing.T) {
+	w, d, c := mountWidget(t)
+	ctx := d.Context()
+	ask(t, w, ctx, "held", formParams(t, "A", shortSchema), metaAt(0))
+	ask(t, w, ctx, "settled", formParams(t, "B", shortSchema), metaAt(1))
+	ask(t, w, ctx, "lost", formParams(t, "C", shortSchema), metaAt(2))
+	for _, id := range []string{"held", "settled"} {
+		w.answer(w.queue.find(id), wire.ElicitResult{Action: wire.ActionAccept, Content: map[string]any{"name": id}})
+	}
+
+	clear(c.sent)
+	w.onHello(ctx, &wire.HelloResult{Pending: 1})
+	ask(t, w, ctx, "held", formParams(t, "A", shortSchema), metaAt(0))
+	w.onSynced(ctx, []string{"held"})
+	for _, id := range []string{"held", "settled"} {
+		if got := c.sent[id]; got.Action != wire.ActionAccept || got.Content["name"] != id {
+			t.Errorf("%s: the bridge got %+v after the reconnect, want the answer again", id, got)
+		}
+		if it := w.queue.find(id); it == nil || it.Draft.Sent == "" {
+			t.Errorf("%s: not kept as being sent", id)
+		}
+	}
+	if _, ok := c.sent["lost"]; ok || w.queue.find("lost") != nil {
+		t.Error("an unanswered request missing from the resync was answered or kept")
+	}
+	// The bridge's reply to the answer sent again.
+	w.onSettled(ctx, &wire.SettledParams{RequestID: "settled", Outcome: wire.OutcomeAnswered})
+	page := show(t, w, d)
+	if got := page.mustFind(t, "[data-request-id=settled]").textContent(); !strings.Contains(got, "Sent to") {
+		t.Errorf("the answer that had arrived reads %q", got)
+	}
+
+	// Offline when the resync comes: nothing can go, so the notice says
+	// the answer may not have arrived.
+	c.offline = true
+	w.onSynced(ctx, nil)
+	if got := show(t, w, d).mustFind(t, "[data-request-id=held]").textContent(); !strings.Contains(got, "may not have reached") {
+		t.Errorf("offline, the answered request reads %q", got)
 	}
 }
