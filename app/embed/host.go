@@ -177,10 +177,11 @@ func (h *Host) post(typ string, fields map[string]any) {
 }
 
 // focusFirst moves focus to the first control of the open request, or
-// to the first button, so a keyboard user the host sends here can act.
+// to the first button (not one of the warm-up's hidden sample), so a
+// keyboard user the host sends here can act.
 func focusFirst() {
 	doc := app.Window().Get("document")
-	el := doc.Call("querySelector", `form[data-elicitation-id] :is(input:not([type=hidden]), textarea, select, button), [data-action]`)
+	el := doc.Call("querySelector", `form[data-elicitation-id] :is(input:not([type=hidden]), textarea, select, button), [data-action]:not([hidden] *)`)
 	if el.Truthy() {
 		el.Call("focus")
 		return

@@ -14,10 +14,14 @@ import (
 // on a 2-core machine), the first request took 60 to 130 ms from the
 // bridge to the screen, the next five 20 to 60 ms, every later one about
 // 5 ms; after the warm-up, the first took 8 to 10 ms. So once the
-// widget is online with nothing to show, it takes a hidden sample
-// request through a real one's steps (decode its params, read its form,
-// check the draft, mount the card, take it down) a few times, in short
-// steps a real request can come between, before anyone waits on one.
+// widget has been online for a moment with nothing to show, it takes a
+// hidden sample request through a real one's steps (decode its params,
+// read its form, check the draft, mount the card, take it down) a few
+// times, before anyone waits on one. A step takes 10 to 200 ms of the
+// page's thread (the first the longest), which a request arriving then
+// waits for; so the warm-up runs only on a page that has shown no
+// request yet: once one has come, real requests do the warming, and a
+// server's next question right after an answer never waits behind it.
 
 // warmSample is the params of an elicitation/create as a bridge sends
 // them, with a field of each kind; the server's own schema is left out,
@@ -41,53 +45,59 @@ const warmSample = `{"_meta":{"formbridge/request":{` +
 // had optimized the form's code after about six real requests.
 const warmRounds = 8
 
-// warmGap is the pause before each step: a request that arrives waits
-// for one step at most, and the page stays free for anything else.
-const warmGap = 25 * time.Millisecond
+// warmIdle is how long the page has been online with nothing to show
+// when the warm-up starts; warmGap is the pause between its steps, which
+// leaves the page free for anything else.
+const (
+	warmIdle = time.Second
+	warmGap  = 25 * time.Millisecond
+)
 
 // warmup is how far the widget is through its warm-up.
 type warmup struct {
 	running bool
+	over    bool  // a real request came, or every round has run
 	rounds  int   // samples mounted so far
 	sample  *item // the sample mounted, hidden; nil between rounds
 }
 
-// startWarmup begins the warm-up, or goes on with it, when the widget is
-// online and has nothing to show. A page opened to answer a request
-// renders that one first; the warm-up waits until it is answered.
+// startWarmup begins the warm-up, or goes on with it after the
+// connection came back, when the widget is online and has nothing to
+// show.
 func (w *widget) startWarmup(ctx app.Context) {
-	if w.warm.running || w.warm.rounds >= warmRounds || !w.synced || w.queue.len() > 0 {
+	if w.warm.running || w.warm.over || !w.synced || w.queue.len() > 0 {
 		return
 	}
 	w.warm.running = true
-	w.warmLater(ctx)
+	w.warmLater(ctx, warmIdle)
 }
 
-// warmLater has warmStep run after warmGap (in the browser: tests step
-// by hand).
+// warmLater has warmStep run after d (in the browser: tests step by
+// hand).
 //
 //go:noinline
-func (w *widget) warmLater(ctx app.Context) {
+func (w *widget) warmLater(ctx app.Context, d time.Duration) {
 	if app.IsClient {
-		after(ctx, warmGap, w.warmStep)
+		after(ctx, d, w.warmStep)
 	}
 }
 
-// warmStep mounts the sample, or takes it down. A request to show, or a
-// connection lost, pauses the warm-up until startWarmup.
+// warmStep mounts the sample, or takes it down. A request to show ends
+// the warm-up; a connection lost pauses it until startWarmup.
 func (w *widget) warmStep(ctx app.Context) {
 	switch {
 	case w.warm.sample != nil:
 		w.warm.sample = nil
-	case w.warm.rounds >= warmRounds || w.queue.len() > 0 || w.state != connOnline:
+	case w.warm.over || w.queue.len() > 0 || w.state != connOnline:
 		w.warm.running = false
 		return
 	default:
 		w.warm.rounds++
+		w.warm.over = w.warm.rounds == warmRounds
 		w.seq++
 		w.warm.sample = sampleItem(w.seq)
 	}
-	w.warmLater(ctx)
+	w.warmLater(ctx, warmGap)
 }
 
 // sampleItem reads warmSample as the client and the widget read the
@@ -104,10 +114,16 @@ func sampleItem(seq int) *item {
 }
 
 // renderWarmup is the sample while it is mounted, in a hidden box: not
-// drawn, not focusable, out of the accessibility tree.
+// drawn, not focusable, out of the accessibility tree. A script that
+// clicks its buttons anyway sends nothing (noAnswer).
 func (w *widget) renderWarmup() app.UI {
 	if w.warm.sample == nil {
 		return nil
 	}
-	return elem("div", "", &requestForm{Item: w.warm.sample}).Attr("hidden", true)
+	return elem("div", "", &requestForm{Item: w.warm.sample, Answer: noAnswer{}}).Attr("hidden", true).Attr("inert", true)
 }
+
+// noAnswer is the sample's answerer: there is nobody to answer.
+type noAnswer struct{}
+
+func (noAnswer) answer(*item, wire.ElicitResult) {}

@@ -113,8 +113,10 @@ func TestWarmupHiddenAndBounded(t *testing.T) {
 	}
 }
 
-// The warm-up starts only with nothing to show, online and synced; a
-// request pauses it, and it goes on once the request is answered.
+// The warm-up starts only with nothing to show, online and synced, and
+// pauses while offline; once a real request has come it is over for
+// good: real requests warm the code, and the server's next question
+// right after an answer must not wait behind a sample.
 func TestWarmupStartsOnlyIdle(t *testing.T) {
 	w, d, _ := mountWidget(t)
 	ctx := d.Context()
@@ -124,29 +126,40 @@ func TestWarmupStartsOnlyIdle(t *testing.T) {
 	}
 	w.onConnectionChange(connOnline)
 	w.onSynced(ctx, nil)
-	ask(t, w, ctx, "r1", wire.ElicitParams{Message: "Deploy?"}, metaAt(0))
-	w.startWarmup(ctx)
-	if w.warm.running {
-		t.Error("started with a request to show")
-	}
-	w.onSettled(ctx, &wire.SettledParams{RequestID: "r1", Outcome: wire.OutcomeAnswered})
 	w.startWarmup(ctx)
 	if !w.warm.running {
-		t.Fatal("not started with nothing left to show")
+		t.Fatal("not started online with nothing to show")
 	}
-	w.warmStep(ctx) // round 1
-	ask(t, w, ctx, "r2", wire.ElicitParams{Message: "Deploy?"}, metaAt(1))
-	w.warmStep(ctx) // takes the sample down
-	w.warmStep(ctx) // pauses
+	w.warmStep(ctx) // round 1 up
+	w.warmStep(ctx) // and down
+	w.onConnectionChange(connOffline)
+	w.warmStep(ctx)
 	if w.warm.running || w.warm.sample != nil {
-		t.Fatal("the warm-up went on with a request to show")
+		t.Fatal("the warm-up went on offline")
 	}
-	w.onSettled(ctx, &wire.SettledParams{RequestID: "r2", Outcome: wire.OutcomeAnswered})
+	w.onConnectionChange(connOnline)
+	w.onSynced(ctx, nil)
 	w.startWarmup(ctx)
 	w.warmStep(ctx)
 	if !w.warm.running || w.warm.rounds != 2 {
-		t.Errorf("after the request: running %v, %d rounds; want it going on with round 2", w.warm.running, w.warm.rounds)
+		t.Fatalf("back online: running %v after %d rounds; want it going on with round 2", w.warm.running, w.warm.rounds)
 	}
+
+	ask(t, w, ctx, "r1", wire.ElicitParams{Message: "Deploy?"}, metaAt(0))
+	w.warmStep(ctx) // takes the sample down
+	w.warmStep(ctx) // ends
+	w.onSettled(ctx, &wire.SettledParams{RequestID: "r1", Outcome: wire.OutcomeAnswered})
+	w.startWarmup(ctx)
+	if w.warm.running || w.warm.sample != nil {
+		t.Errorf("the warm-up went on after a real request: running %v, sample %v", w.warm.running, w.warm.sample != nil)
+	}
+
+	// Left alone, it stops after warmRounds.
+	w, d, _ = mountWidget(t)
+	ctx = d.Context()
+	w.onConnectionChange(connOnline)
+	w.onSynced(ctx, nil)
+	w.startWarmup(ctx)
 	for range 4 * warmRounds {
 		w.warmStep(ctx)
 	}

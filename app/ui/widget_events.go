@@ -43,6 +43,7 @@ func (w *widget) onRequest(ctx app.Context, id string, params wire.ElicitParams,
 		held.rev++
 		return
 	}
+	w.warm.over = true // real requests warm the form code from now on (warmup.go)
 	w.seq++
 	it := newItem(id, w.seq, params, meta, time.Now())
 	restoreDraft(it)
