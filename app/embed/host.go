@@ -92,9 +92,10 @@ func (h *Host) receive(ev app.Value) {
 	if ev.Get("origin").String() != h.origin || !ev.Get("source").Equal(h.parent) {
 		return
 	}
-	// Data that is not a string reads as "<object>" and the like, which
-	// parseInbound finds is not ours.
-	m, err := parseInbound(ev.Get("data").String())
+	// JavaScript's String() turns data that is not a string into text
+	// parseInbound finds is not ours ("[object Object]", "10"); Go's
+	// Value.String panics at a BigInt.
+	m, err := parseInbound(app.Window().Call("String", ev.Get("data")).String())
 	if errors.Is(err, errNotOurs) {
 		return
 	}

@@ -432,7 +432,8 @@ func TestEmbedWidgetChecksHostOrigin(t *testing.T) {
 	}
 	do(t, ctx, "open the page", chromedp.Navigate(page+"/"))
 	// frameWith frames the widget for host and posts it init, as JSON
-	// text (the protocol) or, with object, as a structured-clone object.
+	// text (the protocol) or, with object, as a structured-clone object
+	// and a BigInt (which syscall/js cannot read as text).
 	frameWith := func(host string, object bool) string {
 		return `(() => {
 			const f = document.createElement("iframe");
@@ -441,9 +442,13 @@ func TestEmbedWidgetChecksHostOrigin(t *testing.T) {
 			document.body.appendChild(f);
 			// Send init to whatever loads in it, again and again, as a
 			// page that does not wait for ready would.
+			const object = ` + strconv.FormatBool(object) + `;
 			let init = {formbridge: "embed.v1", type: "init", token: ` + strconv.Quote(b.Token) + `};
-			if (!` + strconv.FormatBool(object) + `) init = JSON.stringify(init);
-			setInterval(() => f.contentWindow.postMessage(init, "*"), 200);
+			if (!object) init = JSON.stringify(init);
+			f.dataset.timer = setInterval(() => {
+				f.contentWindow.postMessage(init, "*");
+				if (object) f.contentWindow.postMessage(10n, "*");
+			}, 200);
 			return true;
 		})()`
 	}
@@ -461,11 +466,18 @@ func TestEmbedWidgetChecksHostOrigin(t *testing.T) {
 	if n := b.Upgrades(); n != 0 {
 		t.Fatalf("a widget told its host was http://127.0.0.1:1, or sent init as an object, connected (%d)", n)
 	}
-	eval[bool](t, ctx, frameWith(page, false))
+	// The frame for the page's real origin is still alive and takes an
+	// init as the protocol has it.
+	eval[bool](t, ctx, `(() => {
+		const f = document.querySelectorAll("iframe")[1];
+		clearInterval(Number(f.dataset.timer));
+		setInterval(() => f.contentWindow.postMessage(JSON.stringify({formbridge: "embed.v1", type: "init", token: `+strconv.Quote(b.Token)+`}), "*"), 200);
+		return true;
+	})()`)
 	deadline := time.Now().Add(stepTimeout)
 	for b.Upgrades() == 0 {
 		if time.Now().After(deadline) {
-			t.Fatal("the control frame, naming the page's real origin, never connected")
+			t.Fatal("the frame for the page's real origin never connected once sent init as text")
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
