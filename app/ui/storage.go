@@ -8,9 +8,10 @@ import (
 
 // The widget keeps the link and the drafts in the tab's session storage
 // (see draftKey), which it reads and writes itself: go-app's
-// ctx.SessionStorage() wraps the same three calls in locks, tagged errors
-// and an in-memory copy for servers, 11 KB of wasm this widget has no use
-// for. A browser that blocks storage gets a stand-in (web/storage.js).
+// ctx.SessionStorage() wraps the same three calls in locks and tagged
+// errors (2.5 KB of raw wasm, 1.5 KB gzipped; go-app keeps the rest of
+// its storage for its own state store). A browser that blocks storage
+// gets a stand-in (web/storage.js).
 
 // tabStorage is the tab's session storage; tests put a map in its place.
 var tabStorage interface {
