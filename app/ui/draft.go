@@ -32,9 +32,9 @@ type draft struct {
 	// reload: a request the bridge sends again never got its answer.
 	Sent   string `json:"-"`
 	Opened bool   `json:"-"`
-	// sent is the answer last sent, for sending again when the
+	// lastSent is the answer last sent, for sending again when the
 	// connection dropped before the bridge said it arrived.
-	sent *wire.ElicitResult
+	lastSent *wire.ElicitResult
 	// SendError says why the last send failed (offline).
 	SendError string `json:"-"`
 }

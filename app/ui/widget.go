@@ -150,7 +150,7 @@ func (w *widget) answer(it *item, res wire.ElicitResult) {
 	}
 	it.Draft.SendError = ""
 	it.Draft.Sent = res.Action
-	it.Draft.sent = &res
+	it.Draft.lastSent = &res
 }
 
 // selectRequest opens another pending request.

@@ -33,7 +33,7 @@ func (w *widget) onRequest(ctx app.Context, id string, params wire.ElicitParams,
 		// Sent again after a reconnect: an answer sent before the drop
 		// did not arrive. It goes again, as the person meant it to; the
 		// bridge takes the same answer twice as one.
-		if res := held.Draft.sent; res != nil && held.Draft.Sent != "" {
+		if res := held.Draft.lastSent; res != nil && held.Draft.Sent != "" {
 			if w.answer(held, *res); held.Draft.SendError == "" {
 				return
 			}
@@ -161,7 +161,7 @@ func (w *widget) onSynced(ctx app.Context, ids []string) {
 		if slices.Contains(ids, it.ID) {
 			continue
 		}
-		if res := it.Draft.sent; res != nil && it.Draft.Sent != "" {
+		if res := it.Draft.lastSent; res != nil && it.Draft.Sent != "" {
 			if w.answer(it, *res); it.Draft.SendError == "" {
 				continue
 			}
