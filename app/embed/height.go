@@ -81,16 +81,20 @@ func contentHeight() int {
 	if !root.Truthy() {
 		return doc.Get("body").Get("scrollHeight").Int()
 	}
-	bottom := 0.0
+	// Whole pixels, each rounded up by Math.ceil (the largest of them is
+	// the largest bottom rounded up): Value.Float would keep go-app's
+	// Float of every kind of value in the wasm, 10 KB for two reads.
+	jsMath := win.Get("Math")
+	bottom := 0
 	children := root.Get("children")
 	for i := 0; i < children.Length(); i++ {
 		rect := children.Index(i).Call("getBoundingClientRect")
-		bottom = math.Max(bottom, rect.Get("bottom").Float())
+		bottom = max(bottom, jsMath.Call("ceil", rect.Get("bottom")).Int())
 	}
 	style := win.Call("getComputedStyle", root)
 	pad := parsePx(style.Get("paddingBottom").String())
 	border := parsePx(style.Get("borderBottomWidth").String())
-	return int(math.Ceil(bottom + pad + border + win.Get("scrollY").Float()))
+	return bottom + int(math.Ceil(pad+border)) + jsMath.Call("ceil", win.Get("scrollY")).Int()
 }
 
 // parsePx reads "16px", what getComputedStyle gives for lengths.
