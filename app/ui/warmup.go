@@ -19,9 +19,9 @@ import (
 // read its form, check the draft, mount the card, take it down) a few
 // times, before anyone waits on one. A step takes 10 to 200 ms of the
 // page's thread (the first the longest), which a request arriving then
-// waits for; so the warm-up runs only on a page that has shown no
-// request yet: once one has come, real requests do the warming, and a
-// server's next question right after an answer never waits behind it.
+// waits for; so a round starts only once the page has been quiet for
+// warmIdle (no request shown, answered or gone), and a server's next
+// question right after an answer never waits behind one.
 
 // warmSample is the params of an elicitation/create as a bridge sends
 // them, with a field of each kind; the server's own schema is left out,
@@ -45,9 +45,9 @@ const warmSample = `{"_meta":{"formbridge/request":{` +
 // had optimized the form's code after about six real requests.
 const warmRounds = 8
 
-// warmIdle is how long the page has been online with nothing to show
-// when the warm-up starts; warmGap is the pause between its steps, which
-// leaves the page free for anything else.
+// warmIdle is how long the page has been quiet before a round starts;
+// warmGap is the pause between steps, which leaves the page free for
+// anything else.
 const (
 	warmIdle = time.Second
 	warmGap  = 25 * time.Millisecond
@@ -56,21 +56,25 @@ const (
 // warmup is how far the widget is through its warm-up.
 type warmup struct {
 	running bool
-	over    bool  // a real request came, or every round has run
-	rounds  int   // samples mounted so far
-	sample  *item // the sample mounted, hidden; nil between rounds
+	rounds  int       // samples mounted so far
+	sample  *item     // the sample mounted, hidden; nil between rounds
+	busy    time.Time // when a request last came or went (quietFor)
 }
 
-// startWarmup begins the warm-up, or goes on with it after the
-// connection came back, when the widget is online and has nothing to
-// show.
+// startWarmup begins the warm-up, or goes on with it, when the widget is
+// online and has nothing to show: a request shown, or the connection
+// lost, pauses it.
 func (w *widget) startWarmup(ctx app.Context) {
-	if w.warm.running || w.warm.over || !w.synced || w.queue.len() > 0 {
+	if w.warm.running || w.warm.rounds >= warmRounds || !w.synced || w.queue.len() > 0 {
 		return
 	}
 	w.warm.running = true
 	w.warmLater(ctx, warmIdle)
 }
+
+// requestsMoved notes that a request came or went, which puts the
+// warm-up's next round off until the page has been quiet again.
+func (w *widget) requestsMoved() { w.warm.busy = time.Now() }
 
 // warmLater has warmStep run after d (in the browser: tests step by
 // hand).
@@ -82,18 +86,21 @@ func (w *widget) warmLater(ctx app.Context, d time.Duration) {
 	}
 }
 
-// warmStep mounts the sample, or takes it down. A request to show ends
-// the warm-up; a connection lost pauses it until startWarmup.
+// warmStep mounts the sample, once the page has been quiet for warmIdle,
+// or takes it down. A request to show, or a connection lost, pauses the
+// warm-up until startWarmup.
 func (w *widget) warmStep(ctx app.Context) {
 	switch {
 	case w.warm.sample != nil:
 		w.warm.sample = nil
-	case w.warm.over || w.queue.len() > 0 || w.state != connOnline:
+	case w.warm.rounds >= warmRounds || w.queue.len() > 0 || w.state != connOnline:
 		w.warm.running = false
+		return
+	case time.Since(w.warm.busy) < warmIdle:
+		w.warmLater(ctx, warmIdle-time.Since(w.warm.busy))
 		return
 	default:
 		w.warm.rounds++
-		w.warm.over = w.warm.rounds == warmRounds
 		w.seq++
 		w.warm.sample = sampleItem(w.seq)
 	}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -114,9 +115,9 @@ func TestWarmupHiddenAndBounded(t *testing.T) {
 }
 
 // The warm-up starts only with nothing to show, online and synced, and
-// pauses while offline; once a real request has come it is over for
-// good: real requests warm the code, and the server's next question
-// right after an answer must not wait behind a sample.
+// pauses while offline or while a request is shown; after a request it
+// waits until the page has been quiet for warmIdle, so the server's next
+// question right after an answer does not wait behind a sample.
 func TestWarmupStartsOnlyIdle(t *testing.T) {
 	w, d, _ := mountWidget(t)
 	ctx := d.Context()
@@ -147,11 +148,20 @@ func TestWarmupStartsOnlyIdle(t *testing.T) {
 
 	ask(t, w, ctx, "r1", wire.ElicitParams{Message: "Deploy?"}, metaAt(0))
 	w.warmStep(ctx) // takes the sample down
-	w.warmStep(ctx) // ends
+	w.warmStep(ctx) // pauses
+	if w.warm.running {
+		t.Fatal("the warm-up went on with a request shown")
+	}
 	w.onSettled(ctx, &wire.SettledParams{RequestID: "r1", Outcome: wire.OutcomeAnswered})
 	w.startWarmup(ctx)
-	if w.warm.running || w.warm.sample != nil {
-		t.Errorf("the warm-up went on after a real request: running %v, sample %v", w.warm.running, w.warm.sample != nil)
+	w.warmStep(ctx)
+	if !w.warm.running || w.warm.sample != nil || w.warm.rounds != 2 {
+		t.Fatalf("right after the answer: running %v, sample %v, %d rounds; want it waiting, with no sample", w.warm.running, w.warm.sample != nil, w.warm.rounds)
+	}
+	w.warm.busy = time.Now().Add(-warmIdle) // the page has been quiet since
+	w.warmStep(ctx)
+	if w.warm.sample == nil || w.warm.rounds != 3 {
+		t.Errorf("after a quiet spell: sample %v, %d rounds; want round 3 up", w.warm.sample != nil, w.warm.rounds)
 	}
 
 	// Left alone, it stops after warmRounds.

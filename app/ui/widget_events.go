@@ -43,7 +43,7 @@ func (w *widget) onRequest(ctx app.Context, id string, params wire.ElicitParams,
 		held.rev++
 		return
 	}
-	w.warm.over = true // real requests warm the form code from now on (warmup.go)
+	w.requestsMoved()
 	w.seq++
 	it := newItem(id, w.seq, params, meta, time.Now())
 	restoreDraft(it)
@@ -93,6 +93,7 @@ func (w *widget) settle(ctx app.Context, it *item, outcome string) {
 		}
 	}
 	w.queue.remove(it.ID)
+	w.requestsMoved()
 	// Also for a request missing from a resync: Synced lists exactly
 	// what the bridge holds, so it will not come back.
 	tabStorage.removeItem(draftKey(it.ID))
