@@ -117,6 +117,7 @@ func (h *Handler) Elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elic
 	if h.Timeout > 0 {
 		opts = &hub.ElicitOptions{Timeout: h.Timeout}
 	}
+	warnIfNobodyWatches(h.Logger, h.Eliciter, h.Channel, requesterOf(req.Session))
 	res, err := h.Eliciter.Elicit(ctx, h.Channel, requesterOf(req.Session), raw, opts)
 	if err != nil {
 		return nil, rpcError(err)

@@ -110,6 +110,14 @@ type refusals struct {
 	action string
 }
 
+// Widgets passes the count on, when the Eliciter knows it (-1 when not).
+func (r *refusals) Widgets(channel string) int {
+	if w, ok := r.Eliciter.(widgetCounter); ok {
+		return w.Widgets(channel)
+	}
+	return -1
+}
+
 func (r *refusals) Elicit(ctx context.Context, channel string, requester wire.Implementation, params json.RawMessage, opts *hub.ElicitOptions) (*wire.ElicitResult, error) {
 	res, err := r.Eliciter.Elicit(ctx, channel, requester, params, opts)
 	if err == nil && res.Action != wire.ActionAccept {

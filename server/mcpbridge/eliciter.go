@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 
 	"github.com/formbridge/formbridge/app/wire"
 	"github.com/formbridge/formbridge/server/hub"
@@ -41,4 +42,19 @@ func rpcError(err error) error {
 		return out
 	}
 	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("formbridge could not show the elicitation: %v", err)}
+}
+
+// widgetCounter is an Eliciter that knows how many widgets are open on a
+// channel (*hub.Hub does; a bridge reached through its API does not).
+type widgetCounter interface {
+	Widgets(channel string) int
+}
+
+// warnIfNobodyWatches logs a warning when a question goes to a channel
+// no widget has open: it waits, unseen, until it expires, and the log
+// (which hosts show) is where the person can learn why.
+func warnIfNobodyWatches(log *slog.Logger, e Eliciter, channel string, requester wire.Implementation) {
+	if w, ok := e.(widgetCounter); ok && log != nil && w.Widgets(channel) == 0 {
+		log.Warn("a question is waiting and no widget is open to answer it: open the widget link formbridge printed when it started", "from", requester.DisplayName(), "channel", channel)
+	}
 }

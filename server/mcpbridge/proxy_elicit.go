@@ -415,6 +415,7 @@ func (s *session) elicit(ctx context.Context, params json.RawMessage) (*wire.Eli
 	if s.p.Timeout > 0 {
 		opts = &hub.ElicitOptions{Timeout: s.p.Timeout}
 	}
+	warnIfNobodyWatches(s.log, s.p.Eliciter, s.p.Channel, s.requester())
 	res, err := s.p.Eliciter.Elicit(ctx, s.p.Channel, s.requester(), params, opts)
 	if err != nil {
 		return nil, rpcError(err)

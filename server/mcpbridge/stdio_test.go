@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 	"testing/iotest"
 	"time"
@@ -143,4 +144,70 @@ func TestStdioServerWithBanner(t *testing.T) {
 	if err != nil || res.IsError || res.Content[0].(*mcp.TextContent).Text != "5" {
 		t.Errorf("add through the proxy: %v %+v", err, res)
 	}
+}
+
+// watchedPerson is a person on a bridge that counts the widgets open.
+type watchedPerson struct {
+	*person
+	widgets int
+}
+
+func (p *watchedPerson) Widgets(string) int { return p.widgets }
+
+// A question asked while no widget is open is logged as a warning that
+// says what to do, through call and through the proxy; with a widget
+// open, nothing is logged.
+func TestWarnWhenNoWidgetIsOpen(t *testing.T) {
+	t.Parallel()
+	const warning = "no widget is open to answer it"
+	for _, widgets := range []int{0, 1} {
+		var logs bytes.Buffer // written before the question is answered, so before Call returns
+		p := &watchedPerson{person: &person{answer: accepting(map[string]any{"zeta": "Bern", "alpha": 1, "mid": false})}, widgets: widgets}
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		_, err := Call(ctx, CallOptions{
+			Upstream: Upstream{Command: []string{testServerBin}}, Tool: "book", Eliciter: p, Channel: "default",
+			ProtocolVersion: "2025-11-25", Logger: slog.New(slog.NewTextHandler(&logs, nil)),
+		})
+		cancel()
+		if err != nil {
+			t.Fatalf("Call: %v", err)
+		}
+		if got := strings.Contains(logs.String(), warning); got != (widgets == 0) {
+			t.Errorf("call with %d widgets open: warned %v; the log:\n%s", widgets, got, logs.String())
+		}
+	}
+
+	var logs syncLog
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	conn, err := Upstream{Command: []string{testServerBin}}.Dial(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &watchedPerson{person: &person{answer: accepting(map[string]any{"zeta": "Bern", "alpha": 1, "mid": false})}}
+	cs, _ := hostThrough(t, ctx, &Proxy{Eliciter: p, Channel: "default", Logger: slog.New(slog.NewTextHandler(&logs, nil))}, conn, nil, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	defer cs.Close()
+	callText(t, cs, "book")
+	if !strings.Contains(logs.String(), warning) {
+		t.Errorf("the proxy did not warn with no widget open; the log:\n%s", logs.String())
+	}
+}
+
+// syncLog is a log buffer the proxy's goroutines may write while the
+// test reads it.
+type syncLog struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *syncLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *syncLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
