@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/formbridge/formbridge/app/wire"
+	"github.com/formbridge/formbridge/server/internal/logbuf"
 )
 
 const testToken = "test-token-0123456789abcdef"
@@ -28,9 +29,9 @@ func testFlags(t *testing.T, args ...string) *bridgeFlags {
 
 // startTest starts a bridge and stops it when the test ends. stop shuts
 // it down earlier and returns wait's error.
-func startTest(t *testing.T, f *bridgeFlags, x *extras) (r *running, stop func() error, logs *syncBuffer) {
+func startTest(t *testing.T, f *bridgeFlags, x *extras) (r *running, stop func() error, logs *logbuf.Buffer) {
 	t.Helper()
-	logs = &syncBuffer{}
+	logs = &logbuf.Buffer{}
 	r, cleanup, err := startBridge(f, logs, x)
 	if err != nil {
 		t.Fatal(err)
@@ -160,7 +161,7 @@ func TestServeShutdownCancelsPending(t *testing.T) {
 // token appears nowhere else.
 func TestServePrintsLinkOnly(t *testing.T) {
 	f := testFlags(t, "--log-format", "json")
-	logs := &syncBuffer{}
+	logs := &logbuf.Buffer{}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	began := time.Now()

@@ -1,15 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
+
 	"github.com/formbridge/formbridge/app/wire"
 )
 
@@ -93,22 +92,4 @@ func (w *testWidget) answer(q *wire.Message, res wire.ElicitResult) {
 		w.t.Fatal(err)
 	}
 	w.send(m)
-}
-
-// syncBuffer collects a command's stderr, written from many goroutines.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

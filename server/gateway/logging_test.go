@@ -1,13 +1,11 @@
 package gateway_test
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,28 +13,12 @@ import (
 
 	"github.com/formbridge/formbridge/app/wire"
 	"github.com/formbridge/formbridge/server/gateway"
+	"github.com/formbridge/formbridge/server/internal/logbuf"
 )
 
-// syncBuffer is a log destination the connections' goroutines share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-func loggedBridge(t *testing.T) (*bridge, *syncBuffer) {
-	var logs syncBuffer
+// loggedBridge starts a bridge whose log the test reads.
+func loggedBridge(t *testing.T) (*bridge, *logbuf.Buffer) {
+	var logs logbuf.Buffer
 	log := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	return start(t, &bridgeOptions{gateway: gateway.Options{Logger: log}}), &logs
 }
@@ -82,7 +64,7 @@ func TestWidgetErrorsLoggedAtFirst(t *testing.T) {
 
 // waitLogged waits until the log holds n lines with msg (the log is
 // written after the client hears back) and returns it.
-func waitLogged(t *testing.T, logs *syncBuffer, msg string, n int) string {
+func waitLogged(t *testing.T, logs *logbuf.Buffer, msg string, n int) string {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for strings.Count(logs.String(), msg) < n {

@@ -8,12 +8,13 @@ import (
 	"io"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"testing/iotest"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/formbridge/formbridge/server/internal/logbuf"
 )
 
 // The filter passes messages, whole and in order, and skips what a
@@ -177,7 +178,7 @@ func TestWarnWhenNoWidgetIsOpen(t *testing.T) {
 		}
 	}
 
-	var logs syncLog
+	var logs logbuf.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	conn, err := Upstream{Command: []string{testServerBin}}.Dial(ctx)
@@ -191,23 +192,4 @@ func TestWarnWhenNoWidgetIsOpen(t *testing.T) {
 	if !strings.Contains(logs.String(), warning) {
 		t.Errorf("the proxy did not warn with no widget open; the log:\n%s", logs.String())
 	}
-}
-
-// syncLog is a log buffer the proxy's goroutines may write while the
-// test reads it.
-type syncLog struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *syncLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *syncLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
