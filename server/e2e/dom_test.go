@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/google/go-cmp/cmp"
 
@@ -41,6 +42,27 @@ func eval[T any](t *testing.T, ctx context.Context, expr string) T {
 		t.Fatalf("evaluating %s: %v", expr, err)
 	}
 	return v
+}
+
+// runFirst has the browser run script in each page it loads, before the
+// page's own scripts.
+func runFirst(t *testing.T, ctx context.Context, script string) {
+	t.Helper()
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: script}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// noteQuestion asks for one optional text field, "note".
+const noteQuestion = `{"message":"Deploy?","requestedSchema":{"type":"object","properties":{"note":{"type":"string","title":"Note"}}}}`
+
+// sendNote answers noteQuestion with "ok" and checks the caller got it.
+func sendNote(t *testing.T, ctx context.Context, out <-chan Outcome) {
+	t.Helper()
+	do(t, ctx, "type and send", chromedp.SendKeys(field("note", "textarea, input"), "ok"), chromedp.Click(action("accept")))
+	if o := await(t, ctx, out); o.Action != "accept" || o.Content["note"] != "ok" {
+		t.Errorf("result = %+v", o)
+	}
 }
 
 // waitJS waits until the expression is truthy.

@@ -117,7 +117,7 @@ func TestSilentConnectionNoticed(t *testing.T) {
 		chromedp.Navigate(px.URL()+"/#token="+b.Token),
 		chromedp.WaitVisible(chromedp.CSS(`[data-connection="online"]`)),
 	)
-	out := b.Elicit(t, `{"message":"Deploy?","requestedSchema":{"type":"object","properties":{"note":{"type":"string","title":"Note"}}}}`, nil)
+	out := b.Elicit(t, noteQuestion, nil)
 	waitForm(t, ctx)
 	do(t, ctx, "type", chromedp.SendKeys(field("note", "textarea, input"), "ok"))
 	before := b.Upgrades()

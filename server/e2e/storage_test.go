@@ -3,7 +3,6 @@ package e2e
 import (
 	"testing"
 
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -20,16 +19,11 @@ const blockStorage = `for (const name of ["sessionStorage", "localStorage"]) {
 func TestBlockedStorage(t *testing.T) {
 	b := StartBridge(t, nil)
 	ctx := NewBrowser(t)
-	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: blockStorage}); err != nil {
-		t.Fatal(err)
-	}
+	runFirst(t, ctx, blockStorage)
 	openWidget(t, ctx, b)
-	out := b.Elicit(t, `{"message":"Deploy?","requestedSchema":{"type":"object","properties":{"note":{"type":"string","title":"Note"}}}}`, nil)
+	out := b.Elicit(t, noteQuestion, nil)
 	waitForm(t, ctx)
-	do(t, ctx, "type and send", chromedp.SendKeys(field("note", "textarea, input"), "ok"), chromedp.Click(action("accept")))
-	if o := await(t, ctx, out); o.Action != "accept" || o.Content["note"] != "ok" {
-		t.Errorf("result = %+v", o)
-	}
+	sendNote(t, ctx, out)
 	// A reload has no fragment and nothing stored: it says the link is
 	// incomplete rather than failing.
 	do(t, ctx, "reload", chromedp.Reload())

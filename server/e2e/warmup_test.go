@@ -3,9 +3,6 @@ package e2e
 import (
 	"strings"
 	"testing"
-
-	"github.com/chromedp/cdproto/page"
-	"github.com/chromedp/chromedp"
 )
 
 // warmupRecorder notes, before the page's own scripts run, each batch of
@@ -28,9 +25,7 @@ new MutationObserver((records) => {
 func TestWarmupLeavesNoTrace(t *testing.T) {
 	b := StartBridge(t, nil)
 	ctx := NewBrowser(t)
-	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: warmupRecorder}); err != nil {
-		t.Fatal(err)
-	}
+	runFirst(t, ctx, warmupRecorder)
 	openWidget(t, ctx, b)
 	waitJS(t, ctx, "the warm-up", `window.__fbWarm.length > 0`)
 	if got := eval[[]string](t, ctx, `window.__fbWarm`); len(got) != 1 || got[0] != "+-" {
@@ -40,16 +35,13 @@ func TestWarmupLeavesNoTrace(t *testing.T) {
 		t.Error("the page did not load warmup.js from its versioned URL")
 	}
 
-	out := b.Elicit(t, `{"message":"Deploy?","requestedSchema":{"type":"object","properties":{"note":{"type":"string","title":"Note"}}}}`, nil)
+	out := b.Elicit(t, noteQuestion, nil)
 	waitForm(t, ctx)
 	waitJS(t, ctx, "focus in the first field", `document.activeElement?.closest("[data-field=note]") != null`)
 	if n := eval[int](t, ctx, `document.querySelectorAll(".fb-widget[aria-hidden]").length`); n != 0 {
 		t.Errorf("%d hidden samples left in the page", n)
 	}
-	do(t, ctx, "send", chromedp.SendKeys(field("note", "textarea, input"), "ok"), chromedp.Click(action("accept")))
-	if o := <-out; o.Err != nil || o.Result.Action != "accept" || o.Result.Content["note"] != "ok" {
-		t.Errorf("outcome = %+v", o)
-	}
+	sendNote(t, ctx, out)
 }
 
 // formRecorder notes, before the page's own scripts run, each <form> the
@@ -75,9 +67,7 @@ document.addEventListener("focusin", (e) => window.__fbFocused.push(e.target.out
 func TestWarmupFormUnseen(t *testing.T) {
 	b := StartBridge(t, nil)
 	ctx := NewBrowser(t)
-	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: formRecorder}); err != nil {
-		t.Fatal(err)
-	}
+	runFirst(t, ctx, formRecorder)
 	openWidget(t, ctx, b)
 	waitJS(t, ctx, "the warm-up's rounds", `window.__fbForms.length >= 8 && document.querySelector("form") === null`)
 	type seen struct{ Hidden, ID bool }
@@ -93,14 +83,11 @@ func TestWarmupFormUnseen(t *testing.T) {
 		t.Errorf("after the warm-up the page reads %q", got)
 	}
 
-	out := b.Elicit(t, `{"message":"Deploy?","requestedSchema":{"type":"object","properties":{"note":{"type":"string","title":"Note"}}}}`, nil)
+	out := b.Elicit(t, noteQuestion, nil)
 	waitForm(t, ctx)
 	waitJS(t, ctx, "focus in the first field", `document.activeElement?.closest("[data-field=note]") != null`)
 	if n := eval[int](t, ctx, `document.querySelectorAll("form").length`); n != 1 {
 		t.Errorf("%d forms in the page with one request", n)
 	}
-	do(t, ctx, "send", chromedp.SendKeys(field("note", "textarea, input"), "ok"), chromedp.Click(action("accept")))
-	if o := <-out; o.Err != nil || o.Result.Action != "accept" || o.Result.Content["note"] != "ok" {
-		t.Errorf("outcome = %+v", o)
-	}
+	sendNote(t, ctx, out)
 }

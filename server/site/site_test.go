@@ -277,12 +277,33 @@ func TestNoExternalHostOrFetchHijack(t *testing.T) {
 // URL and where the tag starts in page.
 func deferredScript(t *testing.T, page, name string) (src string, at int) {
 	t.Helper()
-	// go-app writes attributes in no fixed order.
-	m := regexp.MustCompile(`<script( [^>]*)? src="(/v/[^"]+/web/` + regexp.QuoteMeta(name) + `)"( [^>]*)?>`).FindStringSubmatchIndex(page)
-	if m == nil || !strings.Contains(page[m[0]:m[1]], " defer") {
+	tag, src, at := scriptTag(page, name)
+	if !strings.Contains(tag, " defer") {
 		t.Fatalf("the page does not load %s deferred from a versioned URL:\n%s", name, page)
 	}
-	return page[m[4]:m[5]], m[0]
+	return src, at
+}
+
+// scriptTag is the <script> element that loads the web folder's name
+// from a versioned URL: the whole tag, its src and where it starts; ""
+// when there is none.
+func scriptTag(page, name string) (tag, src string, at int) {
+	// go-app writes attributes in no fixed order.
+	m := regexp.MustCompile(`<script( [^>]*)? src="(/v/[^"]+/web/` + regexp.QuoteMeta(name) + `)"( [^>]*)?>`).FindStringSubmatchIndex(page)
+	if m == nil {
+		return "", "", -1
+	}
+	return page[m[0]:m[1]], page[m[4]:m[5]], m[0]
+}
+
+// pageWithout is the widget page of a web folder without its file name.
+func pageWithout(t *testing.T, name string) string {
+	t.Helper()
+	dir := webDir(t, "")
+	if err := os.Remove(filepath.Join(dir, name)); err != nil {
+		t.Fatal(err)
+	}
+	return string(get(t, newSite(t, &Options{WebDir: dir}), "/").body)
 }
 
 // Scripts (the demo's panel) load deferred from their immutable URL; a
@@ -313,11 +334,7 @@ func TestWarmupScript(t *testing.T) {
 	if demo := strings.Index(page, "/web/demo.js"); demo < 0 || demo < warm {
 		t.Errorf("demo.js is missing or linked before warmup.js:\n%s", page)
 	}
-	dir := webDir(t, "")
-	if err := os.Remove(filepath.Join(dir, "warmup.js")); err != nil {
-		t.Fatal(err)
-	}
-	if page := string(get(t, newSite(t, &Options{WebDir: dir}), "/").body); strings.Contains(page, "warmup.js") {
+	if page := pageWithout(t, "warmup.js"); strings.Contains(page, "warmup.js") {
 		t.Errorf("a web folder without warmup.js gives a page loading it:\n%s", page)
 	}
 }
@@ -327,21 +344,17 @@ func TestWarmupScript(t *testing.T) {
 // deferred loader; a web folder without one gives a page without it.
 func TestStorageScript(t *testing.T) {
 	page := string(get(t, newSite(t, &Options{WebDir: webDir(t, "")}), "/").body)
-	m := regexp.MustCompile(`<script( [^>]*)? src="/v/[^"]+/web/storage\.js"( [^>]*)?>`).FindStringIndex(page)
-	if m == nil {
+	tag, _, _ := scriptTag(page, "storage.js")
+	if tag == "" {
 		t.Fatalf("the page does not load storage.js from a versioned URL:\n%s", page)
 	}
-	if tag := page[m[0]:m[1]]; strings.Contains(tag, "defer") || strings.Contains(tag, "async") {
+	if strings.Contains(tag, "defer") || strings.Contains(tag, "async") {
 		t.Errorf("storage.js would run after go-app's loader: %s", tag)
 	}
 	if loader := strings.Index(page, "/app.js"); loader < 0 || !strings.Contains(page[strings.LastIndex(page[:loader], "<script"):loader], "defer") {
 		t.Errorf("go-app's loader is not deferred, so storage.js may come after it:\n%s", page)
 	}
-	dir := webDir(t, "")
-	if err := os.Remove(filepath.Join(dir, "storage.js")); err != nil {
-		t.Fatal(err)
-	}
-	if page := string(get(t, newSite(t, &Options{WebDir: dir}), "/").body); strings.Contains(page, "storage.js") {
+	if page := pageWithout(t, "storage.js"); strings.Contains(page, "storage.js") {
 		t.Errorf("a web folder without storage.js gives a page loading it:\n%s", page)
 	}
 }
