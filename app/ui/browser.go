@@ -36,14 +36,11 @@ func storeLink(l link) {
 	if !app.IsClient {
 		return
 	}
-	// A browser that blocks storage throws; the page works without it.
-	defer func() { recover() }()
 	v := map[string]any{"token": l.Token}
 	if l.Bridge != "" {
 		v["bridge"] = l.Bridge
 	}
-	win := app.Window()
-	win.Get("sessionStorage").Call("setItem", linkKey, win.Get("JSON").Call("stringify", v))
+	tabStorage.setItem(linkKey, app.Window().Get("JSON").Call("stringify", v).String())
 }
 
 // utcOffset is the person's UTC offset at a local wall-clock time (as a
