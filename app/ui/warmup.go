@@ -2,6 +2,7 @@ package ui
 
 import (
 	"encoding/json"
+	"runtime"
 	"time"
 
 	"github.com/formbridge/formbridge/app/wire"
@@ -16,8 +17,8 @@ import (
 // 5 ms; after the warm-up, the first took 8 to 10 ms. So once the
 // widget has been online for a moment with nothing to show, it takes a
 // hidden sample request through a real one's steps (decode its params,
-// read its form, check the draft, mount the card, take it down) a few
-// times, before anyone waits on one. A step takes 10 to 200 ms of the
+// read its form, check the draft, mount the card, put the next request
+// in it, take it down) a few times, before anyone waits on one. A step takes 10 to 200 ms of the
 // page's thread (the first the longest), which a request arriving then
 // waits for; so a round starts only once the page has been quiet for
 // warmIdle (no request shown, answered or gone), and a server's next
@@ -58,6 +59,7 @@ type warmup struct {
 	running bool
 	rounds  int       // samples mounted so far
 	sample  *item     // the sample mounted, hidden; nil between rounds
+	swapped bool      // the round's second sample has replaced its first
 	busy    time.Time // when a request last came or went (quietFor)
 }
 
@@ -87,13 +89,22 @@ func (w *widget) warmLater(ctx app.Context, d time.Duration) {
 }
 
 // warmStep mounts the sample, once the page has been quiet for warmIdle,
-// or takes it down. A request to show, or a connection lost, pauses the
-// warm-up until startWarmup.
+// puts a second sample in its place, or takes it down. A request to
+// show, or a connection lost, pauses the warm-up until startWarmup.
 func (w *widget) warmStep(ctx app.Context) {
 	switch {
+	case w.warm.sample != nil && !w.warm.swapped && w.queue.len() == 0:
+		// The next request in the same card, as after an answer: go-app
+		// updates the mounted form, code a first mount never runs.
+		w.seq++
+		w.warm.sample, w.warm.swapped = sampleItem(w.seq), true
 	case w.warm.sample != nil:
-		w.warm.sample = nil
-	case w.warm.rounds >= warmRounds || w.queue.len() > 0 || w.state != connOnline:
+		w.warm.sample, w.warm.swapped = nil, false
+	case w.warm.rounds >= warmRounds:
+		w.warm.running = false
+		collectOnce()
+		return
+	case w.queue.len() > 0 || w.state != connOnline:
 		w.warm.running = false
 		return
 	case time.Since(w.warm.busy) < warmIdle:
@@ -105,6 +116,18 @@ func (w *widget) warmStep(ctx app.Context) {
 		w.warm.sample = sampleItem(w.seq)
 	}
 	w.warmLater(ctx, warmGap)
+}
+
+// collectOnce runs the Go garbage collector once the warm-up is over. The
+// page's first collection otherwise came in the middle of showing a
+// request (about the 13th in a row): V8 compiled some 200 runtime
+// functions for it on the page's thread then, 22 ms before the form
+// appeared. Now that happens while the page is idle, and the warm-up's
+// garbage goes with it.
+func collectOnce() {
+	if app.IsClient {
+		runtime.GC()
+	}
 }
 
 // sampleItem reads warmSample as the client and the widget read the

@@ -57,8 +57,10 @@ func TestWarmSampleIsCurrent(t *testing.T) {
 }
 
 // The warm-up mounts the sample hidden, without the attribute pages
-// count requests by, never takes focus from the first real request, and
-// stops after warmRounds; a real request takes the sample down.
+// count requests by, puts a second sample in its card (the update a
+// request opening after another runs), never takes focus from the first
+// real request, and stops after warmRounds; a real request takes the
+// sample down.
 func TestWarmupHiddenAndBounded(t *testing.T) {
 	shownOne = false
 	w, d, _ := mountWidget(t)
@@ -66,8 +68,8 @@ func TestWarmupHiddenAndBounded(t *testing.T) {
 	w.onConnectionChange(connOnline)
 	w.onSynced(ctx, nil)
 
-	mounted := 0
-	for range 2*warmRounds + 4 {
+	var samples []string // each sample shown, by the title its form names
+	for range 3*warmRounds + 4 {
 		w.warmStep(ctx)
 		page := show(t, w, d)
 		d.Consume() // what the card deferred (focus) runs while it is mounted
@@ -78,16 +80,18 @@ func TestWarmupHiddenAndBounded(t *testing.T) {
 		if form == nil {
 			continue
 		}
-		mounted++
 		if box := form.parent; box.tag != "div" || !box.on("hidden") {
 			t.Fatalf("the sample is not in a hidden box: <%s %v>", box.tag, box.attrs)
 		}
 		if len(form.findAll("input")) == 0 || form.find("select") == nil || form.find("textarea") == nil {
 			t.Error("the sample lacks controls")
 		}
+		if title := form.attrs["aria-labelledby"]; len(samples) == 0 || samples[len(samples)-1] != title {
+			samples = append(samples, title)
+		}
 	}
-	if mounted != warmRounds {
-		t.Errorf("the sample was mounted %d times; want %d", mounted, warmRounds)
+	if w.warm.rounds != warmRounds || len(samples) != 2*warmRounds {
+		t.Errorf("%d rounds showed %d samples; want %d rounds of two", w.warm.rounds, len(samples), warmRounds)
 	}
 	if shownOne {
 		t.Error("the sample counted as the page's first request: the real one would not focus its first field")
@@ -132,6 +136,7 @@ func TestWarmupStartsOnlyIdle(t *testing.T) {
 		t.Fatal("not started online with nothing to show")
 	}
 	w.warmStep(ctx) // round 1 up
+	w.warmStep(ctx) // the next sample in its place
 	w.warmStep(ctx) // and down
 	w.onConnectionChange(connOffline)
 	w.warmStep(ctx)
