@@ -32,6 +32,7 @@ type api struct {
 	keyHash   [sha256.Size]byte
 	widgetURL func(r *http.Request, channel, token string) string
 	log       *slog.Logger
+	keyed     *keyedQuestions
 }
 
 // New returns the handler to serve at "/api/v1/".
@@ -50,7 +51,7 @@ func New(h *hub.Hub, opts *Options) http.Handler {
 				"the HTTP API is off: start the bridge with --api-key (or FORMBRIDGE_API_KEY) to turn it on", nil)
 		})
 	}
-	a := &api{h: h, keyHash: sha256.Sum256([]byte(o.APIKey)), log: log}
+	a := &api{h: h, keyHash: sha256.Sum256([]byte(o.APIKey)), log: log, keyed: newKeyedQuestions()}
 	a.widgetURL = func(r *http.Request, channel, token string) string {
 		if o.WidgetURL != nil {
 			return o.WidgetURL(channel, token)

@@ -73,6 +73,11 @@ func (s *server) do(t *testing.T, ctx context.Context, method, path, body, key s
 		req.Header.Set("Authorization", "Bearer "+key)
 	}
 	req.Header.Set("Content-Type", "application/json")
+	return send(req)
+}
+
+// send sends req, with a failure as status -1.
+func send(req *http.Request) response {
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return response{status: -1, body: err.Error()}

@@ -17,6 +17,7 @@ const (
 	codeNoChannel      = "unknown_channel"
 	codeConflict       = "conflict"
 	codeUnavailable    = "unavailable"
+	codeKeyReused      = "key_reused" // an Idempotency-Key already used for another question
 )
 
 // errorBody is every error response: {"error": {"code", "message", "data"?}}.

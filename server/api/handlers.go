@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -49,6 +50,11 @@ func (a *api) elicit(w http.ResponseWriter, r *http.Request) {
 	if body.Requester.Name == "" {
 		body.Requester.Name = "HTTP API"
 	}
+	key, err := idempotencyKey(r)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, codeBadRequest, err.Error(), nil)
+		return
+	}
 	// The answer may take minutes: lift the server's read and write
 	// deadlines for this request. A read deadline that passed would end
 	// the request's context and withdraw the question.
@@ -56,6 +62,32 @@ func (a *api) elicit(w http.ResponseWriter, r *http.Request) {
 	rc.SetReadDeadline(time.Time{})
 	rc.SetWriteDeadline(time.Time{})
 	channel := r.PathValue("channel")
+	opts := &hub.ElicitOptions{Timeout: time.Duration(t * float64(time.Second))}
+	var res *wire.ElicitResult
+	if key == "" {
+		res, err = a.ask(r.Context(), channel, &body, opts)
+		if err != nil && r.Context().Err() != nil {
+			// The caller left; the request was withdrawn from the widgets.
+			a.log.Info("elicitation withdrawn: the caller disconnected", "channel", channel)
+			return
+		}
+	} else {
+		k, ok := a.askKeyed(w, r, channel, key, &body, opts)
+		if !ok {
+			return
+		}
+		res, err = k.res, k.err
+	}
+	if err != nil {
+		a.hubError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+// ask puts the question to the channel and waits until it settles, or
+// ctx ends and withdraws it.
+func (a *api) ask(ctx context.Context, channel string, body *elicitBody, opts *hub.ElicitOptions) (*wire.ElicitResult, error) {
 	// Submit, not Elicit: the request waits on this handler's goroutine,
 	// which waits anyway, and holds none of its own in the hub.
 	type outcome struct {
@@ -63,21 +95,38 @@ func (a *api) elicit(w http.ResponseWriter, r *http.Request) {
 		err error
 	}
 	settled := make(chan outcome, 1)
-	a.h.Submit(r.Context(), channel, body.Requester, body.Params,
-		&hub.ElicitOptions{Timeout: time.Duration(t * float64(time.Second))},
+	a.h.Submit(ctx, channel, body.Requester, body.Params, opts,
 		func(res *wire.ElicitResult, err error) { settled <- outcome{res, err} })
 	o := <-settled
-	res, err := o.res, o.err
+	return o.res, o.err
+}
+
+// askKeyed is ask for a question with an Idempotency-Key: the first
+// request with the key asks, and the question stays when its caller
+// leaves; a retry waits for the same question, or gets the answer kept.
+// It returns the settled question, or false when it has answered
+// already or the caller has left.
+func (a *api) askKeyed(w http.ResponseWriter, r *http.Request, channel, key string, body *elicitBody, opts *hub.ElicitOptions) (*keyed, bool) {
+	k, fresh, err := a.keyed.claim(channel, key, bodyDigest(body))
 	if err != nil {
-		if r.Context().Err() != nil {
-			// The caller left; the request was withdrawn from the widgets.
-			a.log.Info("elicitation withdrawn: the caller disconnected", "channel", channel)
-			return
-		}
-		a.hubError(w, err)
-		return
+		writeError(w, http.StatusUnprocessableEntity, codeKeyReused, err.Error(), nil)
+		return nil, false
 	}
-	writeJSON(w, http.StatusOK, res)
+	if fresh {
+		// Not the request's context: the question outlives this
+		// connection, for a retry with the same key.
+		a.h.Submit(context.WithoutCancel(r.Context()), channel, body.Requester, body.Params, opts,
+			func(res *wire.ElicitResult, err error) { a.keyed.settle(k, res, err) })
+	} else {
+		w.Header().Set("Idempotent-Replayed", "true")
+	}
+	select {
+	case <-k.done:
+		return k, true
+	case <-r.Context().Done():
+		a.log.Info("the caller disconnected; the elicitation stays pending for a retry with its Idempotency-Key", "channel", channel)
+		return nil, false
+	}
 }
 
 // hubError maps a hub error to a status and an error body.

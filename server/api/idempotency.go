@@ -1,0 +1,157 @@
+package api
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"math"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/formbridge/formbridge/app/wire"
+)
+
+// A person may take minutes to answer, and a long poll that long breaks:
+// a proxy's idle timeout, the caller redeployed, a network change.
+// Without a key, the question goes with the connection and a retry asks
+// the person again. With an Idempotency-Key header the question outlives
+// its caller's connection, and a retry with the same key on the same
+// channel waits for that question, or gets its answer at once if the
+// person gave it meanwhile. Keys live in this bridge's memory: a restart
+// forgets them, as it forgets the questions.
+
+// keyedRetention is how long an answer stays for a retry after the
+// question settled; maxKeyedSettled bounds how many stay at once (the
+// oldest go first).
+const (
+	keyedRetention  = 15 * time.Minute
+	maxKeyedSettled = 10000
+)
+
+// maxKeyLength bounds an Idempotency-Key, as common APIs do.
+const maxKeyLength = 255
+
+// errKeyHeader is a malformed Idempotency-Key header.
+var errKeyHeader = errors.New("the Idempotency-Key header must be 1 to 255 visible ASCII characters")
+
+// idempotencyKey reads the Idempotency-Key header: "" when there is none.
+// The header's draft standard quotes it as a structured-field string;
+// a bare token is taken too.
+func idempotencyKey(r *http.Request) (string, error) {
+	values := r.Header.Values("Idempotency-Key")
+	if len(values) == 0 {
+		return "", nil
+	}
+	if len(values) > 1 {
+		return "", errKeyHeader
+	}
+	key := strings.TrimSpace(values[0])
+	if len(key) >= 2 && key[0] == '"' && key[len(key)-1] == '"' {
+		key = key[1 : len(key)-1]
+	}
+	if key == "" || len(key) > maxKeyLength {
+		return "", errKeyHeader
+	}
+	for i := range len(key) {
+		if key[i] < 0x21 || key[i] > 0x7e {
+			return "", errKeyHeader
+		}
+	}
+	return key, nil
+}
+
+// keyedID names a keyed question: keys are the caller's, per channel.
+type keyedID struct{ channel, key string }
+
+// keyed is one keyed question: pending until done is closed, then its
+// outcome, kept for retries until expires.
+type keyed struct {
+	id      keyedID
+	body    [sha256.Size]byte // what was asked, to refuse a key reused for another question
+	done    chan struct{}
+	res     *wire.ElicitResult
+	err     error
+	expires time.Time
+}
+
+// keyedQuestions holds the keyed questions: those pending, and those
+// settled in the last keyedRetention, oldest first.
+type keyedQuestions struct {
+	mu      sync.Mutex
+	byID    map[keyedID]*keyed
+	settled []*keyed
+	now     func() time.Time
+}
+
+func newKeyedQuestions() *keyedQuestions {
+	return &keyedQuestions{byID: map[keyedID]*keyed{}, now: time.Now}
+}
+
+// claim returns the question asked with key on channel. fresh says it is
+// new: the caller asks it, then calls settle. A key already used for a
+// different body returns errKeyReused.
+func (q *keyedQuestions) claim(channel, key string, body [sha256.Size]byte) (k *keyed, fresh bool, err error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.forgetLocked()
+	id := keyedID{channel, key}
+	if k := q.byID[id]; k != nil {
+		if k.body != body {
+			return nil, false, errKeyReused
+		}
+		return k, false, nil
+	}
+	k = &keyed{id: id, body: body, done: make(chan struct{})}
+	q.byID[id] = k
+	return k, true, nil
+}
+
+var errKeyReused = errors.New("this Idempotency-Key was used for a different request on this channel")
+
+// settle records k's outcome and wakes its callers. A refusal is not
+// kept: a retry is checked again (a rate limit may have passed).
+func (q *keyedQuestions) settle(k *keyed, res *wire.ElicitResult, err error) {
+	q.mu.Lock()
+	k.res, k.err = res, err
+	if err != nil {
+		delete(q.byID, k.id)
+	} else {
+		k.expires = q.now().Add(keyedRetention)
+		q.settled = append(q.settled, k)
+		q.forgetLocked()
+	}
+	q.mu.Unlock()
+	close(k.done)
+}
+
+// forgetLocked drops the answers kept too long, or beyond the bound.
+func (q *keyedQuestions) forgetLocked() {
+	now, n := q.now(), 0
+	for n < len(q.settled) && (len(q.settled)-n > maxKeyedSettled || !now.Before(q.settled[n].expires)) {
+		delete(q.byID, q.settled[n].id)
+		q.settled[n] = nil
+		n++
+	}
+	q.settled = q.settled[n:]
+}
+
+// bodyDigest is what a retry must repeat: the params (compacted, so
+// spacing does not count), the requester and the timeout.
+func bodyDigest(b *elicitBody) [sha256.Size]byte {
+	var buf bytes.Buffer
+	if json.Compact(&buf, b.Params) != nil {
+		buf.Write(b.Params)
+	}
+	requester, _ := json.Marshal(b.Requester)
+	buf.WriteByte(0)
+	buf.Write(requester)
+	buf.WriteByte(0)
+	bits := math.Float64bits(b.TimeoutSeconds)
+	for i := range 8 {
+		buf.WriteByte(byte(bits >> (8 * i)))
+	}
+	return sha256.Sum256(buf.Bytes())
+}

@@ -1,0 +1,51 @@
+package api
+
+import (
+	"crypto/sha256"
+	"testing"
+	"time"
+
+	"github.com/formbridge/formbridge/app/wire"
+)
+
+// An answer is kept for keyedRetention after its question settled, and
+// at most maxKeyedSettled are kept, the oldest going first; a pending
+// question is never dropped.
+func TestKeyedQuestionsForget(t *testing.T) {
+	now := time.Unix(1e9, 0)
+	q := newKeyedQuestions()
+	q.now = func() time.Time { return now }
+	body := sha256.Sum256([]byte("q"))
+	answered := &wire.ElicitResult{Action: "accept"}
+
+	pending, _, _ := q.claim("c", "pending", body)
+	old, _, _ := q.claim("c", "old", body)
+	q.settle(old, answered, nil)
+	now = now.Add(keyedRetention - time.Second)
+	if k, fresh, _ := q.claim("c", "old", body); fresh || k != old {
+		t.Fatal("an answer was forgotten before keyedRetention")
+	}
+	now = now.Add(time.Second)
+	if _, fresh, _ := q.claim("c", "old", body); !fresh {
+		t.Error("an answer was kept past keyedRetention")
+	}
+	now = now.Add(24 * time.Hour)
+	if k, fresh, _ := q.claim("c", "pending", body); fresh || k != pending {
+		t.Error("a pending question was forgotten")
+	}
+
+	var first *keyed
+	for i := range maxKeyedSettled + 1 {
+		k, _, _ := q.claim("c", string(rune('a'+i%26))+time.Duration(i).String(), body)
+		q.settle(k, answered, nil)
+		if i == 0 {
+			first = k
+		}
+	}
+	if len(q.settled) != maxKeyedSettled {
+		t.Errorf("%d answers kept; want at most %d", len(q.settled), maxKeyedSettled)
+	}
+	if k, fresh, _ := q.claim("c", first.id.key, body); !fresh || k == first {
+		t.Error("the oldest answer was kept beyond the bound")
+	}
+}
