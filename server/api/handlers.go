@@ -72,11 +72,14 @@ func (a *api) elicit(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	} else {
-		k, ok := a.askKeyed(w, r, channel, key, &body, opts)
+		k, replayed, ok := a.askKeyed(w, r, channel, key, &body, opts)
 		if !ok {
 			return
 		}
 		res, err = k.res, k.err
+		if replayed && err == nil {
+			w.Header().Set("Idempotent-Replayed", "true")
+		}
 	}
 	if err != nil {
 		a.hubError(w, err)
@@ -104,28 +107,26 @@ func (a *api) ask(ctx context.Context, channel string, body *elicitBody, opts *h
 // askKeyed is ask for a question with an Idempotency-Key: the first
 // request with the key asks, and the question stays when its caller
 // leaves; a retry waits for the same question, or gets the answer kept.
-// It returns the settled question, or false when it has answered
-// already or the caller has left.
-func (a *api) askKeyed(w http.ResponseWriter, r *http.Request, channel, key string, body *elicitBody, opts *hub.ElicitOptions) (*keyed, bool) {
+// It returns the settled question and whether an earlier request asked
+// it, or ok false when it has answered already or the caller has left.
+func (a *api) askKeyed(w http.ResponseWriter, r *http.Request, channel, key string, body *elicitBody, opts *hub.ElicitOptions) (_ *keyed, replayed, ok bool) {
 	k, fresh, err := a.keyed.claim(channel, key, bodyDigest(body))
 	if err != nil {
 		writeError(w, http.StatusUnprocessableEntity, codeKeyReused, err.Error(), nil)
-		return nil, false
+		return nil, false, false
 	}
 	if fresh {
 		// Not the request's context: the question outlives this
 		// connection, for a retry with the same key.
 		a.h.Submit(context.WithoutCancel(r.Context()), channel, body.Requester, body.Params, opts,
 			func(res *wire.ElicitResult, err error) { a.keyed.settle(k, res, err) })
-	} else {
-		w.Header().Set("Idempotent-Replayed", "true")
 	}
 	select {
 	case <-k.done:
-		return k, true
+		return k, !fresh, true
 	case <-r.Context().Done():
 		a.log.Info("the caller disconnected; the elicitation stays pending for a retry with its Idempotency-Key", "channel", channel)
-		return nil, false
+		return nil, false, false
 	}
 }
 
@@ -200,7 +201,12 @@ func (a *api) createChannel(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *api) deleteChannel(w http.ResponseWriter, r *http.Request) {
-	switch err := a.h.DeleteChannel(r.PathValue("channel")); {
+	channel := r.PathValue("channel")
+	err := a.h.DeleteChannel(channel)
+	if err == nil {
+		a.keyed.forgetChannel(channel)
+	}
+	switch {
 	case errors.Is(err, hub.ErrDefaultChannel):
 		writeError(w, http.StatusConflict, codeConflict, err.Error(), nil)
 	case err != nil:

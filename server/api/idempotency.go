@@ -24,11 +24,13 @@ import (
 // forgets them, as it forgets the questions.
 
 // keyedRetention is how long an answer stays for a retry after the
-// question settled; maxKeyedSettled bounds how many stay at once (the
-// oldest go first).
+// question settled; maxKeyedSettled and maxKeyedBytes bound how many
+// stay at once, and their size (an answer may be tens of KB): the oldest
+// go first.
 const (
 	keyedRetention  = 15 * time.Minute
 	maxKeyedSettled = 10000
+	maxKeyedBytes   = 32 << 20
 )
 
 // maxKeyLength bounds an Idempotency-Key, as common APIs do.
@@ -75,6 +77,7 @@ type keyed struct {
 	res     *wire.ElicitResult
 	err     error
 	expires time.Time
+	size    int // the answer's bytes, roughly
 }
 
 // keyedQuestions holds the keyed questions: those pending, and those
@@ -83,6 +86,7 @@ type keyedQuestions struct {
 	mu      sync.Mutex
 	byID    map[keyedID]*keyed
 	settled []*keyed
+	bytes   int // of the answers in settled
 	now     func() time.Time
 }
 
@@ -112,30 +116,53 @@ func (q *keyedQuestions) claim(channel, key string, body [sha256.Size]byte) (k *
 var errKeyReused = errors.New("this Idempotency-Key was used for a different request on this channel")
 
 // settle records k's outcome and wakes its callers. A refusal is not
-// kept: a retry is checked again (a rate limit may have passed).
+// kept: a retry is checked again (a rate limit may have passed); nor is
+// the outcome of a question whose channel was deleted meanwhile.
 func (q *keyedQuestions) settle(k *keyed, res *wire.ElicitResult, err error) {
 	q.mu.Lock()
 	k.res, k.err = res, err
-	if err != nil {
+	switch {
+	case q.byID[k.id] != k:
+	case err != nil:
 		delete(q.byID, k.id)
-	} else {
+	default:
+		if b, err := json.Marshal(res); err == nil {
+			k.size = len(b)
+		}
 		k.expires = q.now().Add(keyedRetention)
 		q.settled = append(q.settled, k)
+		q.bytes += k.size
 		q.forgetLocked()
 	}
 	q.mu.Unlock()
 	close(k.done)
 }
 
-// forgetLocked drops the answers kept too long, or beyond the bound.
+// forgetLocked drops the answers kept too long, or beyond the bounds.
 func (q *keyedQuestions) forgetLocked() {
 	now, n := q.now(), 0
-	for n < len(q.settled) && (len(q.settled)-n > maxKeyedSettled || !now.Before(q.settled[n].expires)) {
-		delete(q.byID, q.settled[n].id)
+	for n < len(q.settled) && (len(q.settled)-n > maxKeyedSettled || q.bytes > maxKeyedBytes || !now.Before(q.settled[n].expires)) {
+		k := q.settled[n]
+		if q.byID[k.id] == k {
+			delete(q.byID, k.id)
+		}
+		q.bytes -= k.size
 		q.settled[n] = nil
 		n++
 	}
 	q.settled = q.settled[n:]
+}
+
+// forgetChannel drops every key of a deleted channel: a channel made
+// later under the same name is another, whose person must be asked.
+func (q *keyedQuestions) forgetChannel(channel string) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for id := range q.byID {
+		if id.channel == channel {
+			delete(q.byID, id)
+		}
+	}
 }
 
 // bodyDigest is what a retry must repeat: the params (compacted, so

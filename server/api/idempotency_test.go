@@ -196,3 +196,30 @@ func nextWithin(s *hub.Session) func(time.Duration) (string, bool) {
 		return f, true
 	}
 }
+
+// A channel deleted and made again under its name is another channel:
+// its person is asked, not answered from the old one's keys.
+func TestIdempotencyKeyChannelRecreated(t *testing.T) {
+	s := start(t, nil, apiKey)
+	const path = "/api/v1/channels/team-x/elicitations"
+	body := `{"params":` + nameForm + `}`
+	if _, err := s.h.CreateChannel("team-x"); err != nil {
+		t.Fatal(err)
+	}
+	w, next := widget(t, s.h, "team-x")
+	asked := make(chan response, 1)
+	go func() { asked <- s.ask(t.Context(), path, body, "refund-1042") }()
+	w.Answer(requestID(t, next()), wire.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}})
+	if r := <-asked; r.status != http.StatusOK {
+		t.Fatalf("%d %s", r.status, r.body)
+	}
+	if r := s.do(t, t.Context(), "DELETE", "/api/v1/channels/team-x", "", apiKey); r.status != http.StatusNoContent {
+		t.Fatalf("delete: %d %s", r.status, r.body)
+	}
+	if _, err := s.h.CreateChannel("team-x"); err != nil {
+		t.Fatal(err)
+	}
+	_, next = widget(t, s.h, "team-x")
+	go s.ask(t.Context(), path, body, "refund-1042")
+	requestID(t, next()) // asked anew
+}

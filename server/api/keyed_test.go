@@ -48,4 +48,14 @@ func TestKeyedQuestionsForget(t *testing.T) {
 	if k, fresh, _ := q.claim("c", first.id.key, body); !fresh || k == first {
 		t.Error("the oldest answer was kept beyond the bound")
 	}
+
+	// A few large answers reach the bound in bytes first.
+	big := &wire.ElicitResult{Action: "accept", Content: map[string]any{"text": string(make([]byte, 1<<20))}}
+	for i := range maxKeyedBytes>>20 + 4 {
+		k, _, _ := q.claim("big", time.Duration(i).String(), body)
+		q.settle(k, big, nil)
+	}
+	if q.bytes > maxKeyedBytes {
+		t.Errorf("%d bytes of answers kept; want at most %d", q.bytes, maxKeyedBytes)
+	}
 }
