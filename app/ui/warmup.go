@@ -60,6 +60,7 @@ type warmup struct {
 	rounds  int       // samples mounted so far
 	sample  *item     // the sample mounted, hidden; nil between rounds
 	swapped bool      // the round's second sample has replaced its first
+	done    bool      // every round ran, and the collection after them
 	busy    time.Time // when a request last came or went (quietFor)
 }
 
@@ -67,7 +68,7 @@ type warmup struct {
 // online and has nothing to show: a request shown, or the connection
 // lost, pauses it.
 func (w *widget) startWarmup(ctx app.Context) {
-	if w.warm.running || w.warm.rounds >= warmRounds || !w.synced || w.queue.len() > 0 {
+	if w.warm.running || w.warm.done || !w.synced || w.queue.len() > 0 {
 		return
 	}
 	w.warm.running = true
@@ -92,23 +93,24 @@ func (w *widget) warmLater(ctx app.Context, d time.Duration) {
 // puts a second sample in its place, or takes it down. A request to
 // show, or a connection lost, pauses the warm-up until startWarmup.
 func (w *widget) warmStep(ctx app.Context) {
+	quiet := time.Since(w.warm.busy) >= warmIdle
 	switch {
-	case w.warm.sample != nil && !w.warm.swapped && w.queue.len() == 0:
+	case w.warm.sample != nil && !w.warm.swapped && quiet && w.queue.len() == 0:
 		// The next request in the same card, as after an answer: go-app
 		// updates the mounted form, code a first mount never runs.
 		w.seq++
 		w.warm.sample, w.warm.swapped = sampleItem(w.seq), true
 	case w.warm.sample != nil:
 		w.warm.sample, w.warm.swapped = nil, false
-	case w.warm.rounds >= warmRounds:
-		w.warm.running = false
-		collectOnce()
-		return
 	case w.queue.len() > 0 || w.state != connOnline:
 		w.warm.running = false
 		return
-	case time.Since(w.warm.busy) < warmIdle:
+	case !quiet:
 		w.warmLater(ctx, warmIdle-time.Since(w.warm.busy))
+		return
+	case w.warm.rounds >= warmRounds:
+		w.warm.running, w.warm.done = false, true
+		collectOnce()
 		return
 	default:
 		w.warm.rounds++

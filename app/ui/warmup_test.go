@@ -179,7 +179,34 @@ func TestWarmupStartsOnlyIdle(t *testing.T) {
 		w.warmStep(ctx)
 	}
 	w.startWarmup(ctx)
-	if w.warm.running || w.warm.rounds != warmRounds {
-		t.Errorf("finished: running %v after %d rounds; want stopped after %d", w.warm.running, w.warm.rounds, warmRounds)
+	if w.warm.running || !w.warm.done || w.warm.rounds != warmRounds {
+		t.Errorf("finished: running %v, done %v after %d rounds; want stopped and done after %d", w.warm.running, w.warm.done, w.warm.rounds, warmRounds)
+	}
+
+	// The collection after the last round waits, like a round, for a
+	// quiet page: never with a request shown, never right after one.
+	w, d, _ = mountWidget(t)
+	ctx = d.Context()
+	w.onConnectionChange(connOnline)
+	w.onSynced(ctx, nil)
+	w.startWarmup(ctx)
+	for w.warm.rounds < warmRounds || w.warm.sample != nil {
+		w.warmStep(ctx)
+	}
+	ask(t, w, ctx, "r1", wire.ElicitParams{Message: "Deploy?"}, metaAt(0))
+	w.warmStep(ctx)
+	if w.warm.done {
+		t.Fatal("collected with a request shown")
+	}
+	w.onSettled(ctx, &wire.SettledParams{RequestID: "r1", Outcome: wire.OutcomeAnswered})
+	w.startWarmup(ctx)
+	w.warmStep(ctx)
+	if w.warm.done {
+		t.Fatal("collected right after a request went")
+	}
+	w.warm.busy = time.Now().Add(-warmIdle)
+	w.warmStep(ctx)
+	if !w.warm.done || w.warm.running {
+		t.Errorf("after a quiet spell: done %v, running %v; want the collection, then stopped", w.warm.done, w.warm.running)
 	}
 }
