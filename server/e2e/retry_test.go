@@ -1,0 +1,71 @@
+package e2e
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// A host asks through the HTTP API with an Idempotency-Key and its long
+// poll breaks while the person reads the question: the form stays on
+// their screen, the host's retry with the same key asks nothing new, and
+// it receives the answer the person then sends.
+func TestHTTPRetryKeepsTheQuestion(t *testing.T) {
+	b := StartBridge(t, &Options{APIKey: "e2e-key"})
+	ctx := NewBrowser(t)
+	openWidget(t, ctx, b)
+
+	post := func(ctx context.Context) (int, string) {
+		body := `{"params":` + noteQuestion + `,"requester":{"name":"crm","title":"CRM"}}`
+		req, err := http.NewRequestWithContext(ctx, "POST", b.URL+"/api/v1/channels/default/elicitations", strings.NewReader(body))
+		if err != nil {
+			return -1, err.Error()
+		}
+		req.Header.Set("Authorization", "Bearer e2e-key")
+		req.Header.Set("Idempotency-Key", "deploy-4812")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return -1, err.Error()
+		}
+		defer resp.Body.Close()
+		out, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(out)
+	}
+
+	pctx, breakPoll := context.WithCancel(t.Context())
+	first := make(chan int, 1)
+	go func() { status, _ := post(pctx); first <- status }()
+	id := waitForm(t, ctx)
+	breakPoll()
+	if status := <-first; status != -1 {
+		t.Fatalf("the broken long poll got %d", status)
+	}
+	time.Sleep(300 * time.Millisecond) // a withdrawal would have reached the page by now
+	if got := eval[string](t, ctx, `document.querySelector("form[data-elicitation-id]")?.dataset.elicitationId ?? ""`); got != id {
+		t.Fatalf("after the break the page shows request %q; want %q still there:\n%s", got, id, eval[string](t, ctx, `document.body.innerText`))
+	}
+
+	type reply struct {
+		status int
+		body   string
+	}
+	retry := make(chan reply, 1)
+	rctx, cancel := context.WithTimeout(t.Context(), resultTimeout)
+	defer cancel()
+	go func() { s, body := post(rctx); retry <- reply{s, body} }()
+	do(t, ctx, "type and send", chromedp.SendKeys(field("note", "textarea, input"), "ok"), chromedp.Click(action("accept")))
+	r := <-retry
+	if r.status != http.StatusOK || r.body != `{"action":"accept","content":{"note":"ok"}}`+"\n" {
+		t.Fatalf("the retry got %d %s; want the person's answer", r.status, r.body)
+	}
+	waitJS(t, ctx, "the answered request gone", `document.querySelectorAll("form[data-elicitation-id]").length === 0`)
+	time.Sleep(300 * time.Millisecond)
+	if n := eval[int](t, ctx, `document.querySelectorAll("form[data-elicitation-id]").length`); n != 0 {
+		t.Errorf("%d requests shown after the answer; the retry asked again", n)
+	}
+}
