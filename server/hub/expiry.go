@@ -70,6 +70,7 @@ func (c *channel) removeExpiry(r *request) {
 // timer for the next one, unless a later arm replaced timer gen.
 func (c *channel) expire(gen uint64) {
 	var due []*request
+	var unseen []bool
 	c.mu.Lock()
 	if gen != c.timerGen || c.gone != nil {
 		c.mu.Unlock()
@@ -79,17 +80,30 @@ func (c *channel) expire(gen uint64) {
 	now := c.h.clock(time.Now())
 	for len(c.expiry) > 0 && c.expiry[0].deadline <= now {
 		r := c.expiry[0]
+		neverSent := r.unsent != nil // no widget ever took its frame
 		if c.settleLocked(r, cancelResult, nil, "", wire.OutcomeExpired) {
 			due = append(due, r)
+			unseen = append(unseen, neverSent)
 		}
 	}
 	if len(c.expiry) > 0 {
 		c.arm(c.expiry[0].deadline, now)
 	}
 	c.mu.Unlock()
-	for _, r := range due {
+	for i, r := range due {
 		r.finish()
+		c.logExpired(r.id, unseen[i])
 	}
+}
+
+// logExpired says a question ran out of time, and loudly when nobody
+// could have seen it: the usual cause is a widget link never opened.
+func (c *channel) logExpired(id string, unseen bool) {
+	if unseen {
+		c.h.log.Warn("a question expired without reaching anyone: no widget was open on its channel while it waited; send the person the channel's widget link", "channel", c.name, "id", id)
+		return
+	}
+	c.h.log.Info("a question expired unanswered", "channel", c.name, "id", id)
 }
 
 func (c *channel) swap(i, j int) {

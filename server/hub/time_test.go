@@ -3,12 +3,15 @@ package hub_test
 import (
 	"encoding/json"
 	"errors"
+	"log/slog"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"github.com/formbridge/formbridge/app/wire"
 	"github.com/formbridge/formbridge/server/hub"
+	"github.com/formbridge/formbridge/server/internal/logbuf"
 )
 
 // done reports whether the call returned, once every goroutine of the
@@ -165,6 +168,39 @@ func TestRateLimit(t *testing.T) {
 		c := elicitAsync(t.Context(), h, "default", nameForm, nil)
 		if c.returned() {
 			t.Errorf("still limited after the refill: %v", c.err)
+		}
+	})
+}
+
+// An expired question is logged, with a warning when no widget ever
+// received it: the person never had the chance to answer.
+func TestExpiryLogged(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var logs logbuf.Buffer
+		h := hub.New(&hub.Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+		defer h.Close()
+		opts := &hub.ElicitOptions{Timeout: time.Minute}
+
+		unseen := elicitAsync(t.Context(), h, "default", nameForm, opts)
+		time.Sleep(time.Minute)
+		if !unseen.returned() {
+			t.Fatal("did not expire")
+		}
+		if got := logs.String(); !strings.Contains(got, "level=WARN") || !strings.Contains(got, "without reaching anyone") || !strings.Contains(got, "channel=default") {
+			t.Errorf("log after an unseen question expired:\n%s\nwant a warning naming the channel", got)
+		}
+
+		w := attach(t, h, "default", false)
+		seen := elicitAsync(t.Context(), h, "default", nameForm, opts)
+		id, _ := w.request()
+		before := len(logs.String())
+		time.Sleep(time.Minute)
+		if !seen.returned() {
+			t.Fatal("did not expire")
+		}
+		got := logs.String()[before:]
+		if !strings.Contains(got, "expired unanswered") || !strings.Contains(got, "id="+id) || strings.Contains(got, "WARN") {
+			t.Errorf("log after a question shown expired:\n%s\nwant one line at info naming %s", got, id)
 		}
 	})
 }
