@@ -80,7 +80,7 @@ func (c *channel) expire(gen uint64) {
 	now := c.h.clock(time.Now())
 	for len(c.expiry) > 0 && c.expiry[0].deadline <= now {
 		r := c.expiry[0]
-		neverSent := r.unsent != nil // no widget ever took its frame
+		neverSent := !r.sent
 		if c.settleLocked(r, cancelResult, nil, "", wire.OutcomeExpired) {
 			due = append(due, r)
 			unseen = append(unseen, neverSent)

@@ -40,6 +40,7 @@ type request struct {
 	index      int32    // in channel.expiry; -1 when not there
 	url        bool
 	settled    bool
+	sent       bool // a widget got the frame (logExpired)
 
 	// How the caller hears the end: Elicit waits for done to close;
 	// Submit gave a callback, and stop unhooks it from its context.
@@ -222,13 +223,15 @@ type unsentFrame struct {
 	stamp  stamp
 }
 
-// encoded returns the elicitation/create frame, encoding it the first
-// time and letting the caller's params go. The caller holds c.mu.
+// encoded returns the elicitation/create frame for a widget, encoding it
+// the first time and letting the caller's params go, and notes that a
+// widget got it. The caller holds c.mu.
 func (r *request) encoded() []byte {
 	if u := r.unsent; u != nil {
 		r.frame, _ = encodeCreate(r.id, u.params, &u.stamp, r.parsed.view) // canSplice(u.params): no error
 		r.unsent = nil
 	}
+	r.sent = true
 	return r.frame
 }
 

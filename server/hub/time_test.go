@@ -181,13 +181,22 @@ func TestExpiryLogged(t *testing.T) {
 		defer h.Close()
 		opts := &hub.ElicitOptions{Timeout: time.Minute}
 
-		unseen := elicitAsync(t.Context(), h, "default", nameForm, opts)
-		time.Sleep(time.Minute)
-		if !unseen.returned() {
-			t.Fatal("did not expire")
-		}
-		if got := logs.String(); !strings.Contains(got, "level=WARN") || !strings.Contains(got, "without reaching anyone") || !strings.Contains(got, "channel=default") {
-			t.Errorf("log after an unseen question expired:\n%s\nwant a warning naming the channel", got)
+		// Only a widget that cannot show a link; then nobody (the escaped
+		// text has the hub encode the frame at once).
+		formOnly := attach(t, h, "default", false)
+		for _, params := range []string{urlRequest, `{"message":"Caf\u00e9?","requestedSchema":{"type":"object","properties":{}}}`} {
+			if params != urlRequest {
+				formOnly.s.Close()
+			}
+			before := len(logs.String())
+			unseen := elicitAsync(t.Context(), h, "default", params, opts)
+			time.Sleep(time.Minute)
+			if !unseen.returned() {
+				t.Fatal("did not expire")
+			}
+			if got := logs.String()[before:]; !strings.Contains(got, "level=WARN") || !strings.Contains(got, "without reaching anyone") || !strings.Contains(got, "channel=default") {
+				t.Errorf("log after %s expired unseen:\n%s\nwant a warning naming the channel", params, got)
+			}
 		}
 
 		w := attach(t, h, "default", false)
