@@ -20,26 +20,26 @@ func TestHTTPRetryKeepsTheQuestion(t *testing.T) {
 	ctx := NewBrowser(t)
 	openWidget(t, ctx, b)
 
-	post := func(ctx context.Context) (int, string) {
+	post := func(ctx context.Context) (int, string, http.Header) {
 		body := `{"params":` + noteQuestion + `,"requester":{"name":"crm","title":"CRM"}}`
 		req, err := http.NewRequestWithContext(ctx, "POST", b.URL+"/api/v1/channels/default/elicitations", strings.NewReader(body))
 		if err != nil {
-			return -1, err.Error()
+			return -1, err.Error(), nil
 		}
 		req.Header.Set("Authorization", "Bearer e2e-key")
 		req.Header.Set("Idempotency-Key", "deploy-4812")
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
-			return -1, err.Error()
+			return -1, err.Error(), nil
 		}
 		defer resp.Body.Close()
 		out, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(out)
+		return resp.StatusCode, string(out), resp.Header
 	}
 
 	pctx, breakPoll := context.WithCancel(t.Context())
 	first := make(chan int, 1)
-	go func() { status, _ := post(pctx); first <- status }()
+	go func() { status, _, _ := post(pctx); first <- status }()
 	id := waitForm(t, ctx)
 	breakPoll()
 	if status := <-first; status != -1 {
@@ -53,15 +53,19 @@ func TestHTTPRetryKeepsTheQuestion(t *testing.T) {
 	type reply struct {
 		status int
 		body   string
+		header http.Header
 	}
 	retry := make(chan reply, 1)
 	rctx, cancel := context.WithTimeout(t.Context(), resultTimeout)
 	defer cancel()
-	go func() { s, body := post(rctx); retry <- reply{s, body} }()
+	go func() { s, body, h := post(rctx); retry <- reply{s, body, h} }()
 	do(t, ctx, "type and send", chromedp.SendKeys(field("note", "textarea, input"), "ok"), chromedp.Click(action("accept")))
 	r := <-retry
 	if r.status != http.StatusOK || r.body != `{"action":"accept","content":{"note":"ok"}}`+"\n" {
 		t.Fatalf("the retry got %d %s; want the person's answer", r.status, r.body)
+	}
+	if r.header.Get("Idempotent-Replayed") != "true" {
+		t.Error("the retry's answer does not say it is the first call's")
 	}
 	waitJS(t, ctx, "the answered request gone", `document.querySelectorAll("form[data-elicitation-id]").length === 0`)
 	time.Sleep(300 * time.Millisecond)
