@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/formbridge/formbridge/server/hub"
 )
@@ -33,10 +34,17 @@ type api struct {
 	widgetURL func(r *http.Request, channel, token string) string
 	log       *slog.Logger
 	keyed     *keyedQuestions
+	// deleting is held while a channel is deleted and its keys forgotten,
+	// and shared while a keyed question is claimed and asked, so that no
+	// retry comes between the two and is answered from a deleted
+	// channel's keys.
+	deleting sync.RWMutex
 }
 
 // New returns the handler to serve at "/api/v1/".
-func New(h *hub.Hub, opts *Options) http.Handler {
+func New(h *hub.Hub, opts *Options) http.Handler { return newHandler(h, opts) }
+
+func newHandler(h hub.Engine, opts *Options) http.Handler {
 	var o Options
 	if opts != nil {
 		o = *opts

@@ -110,16 +110,18 @@ func (a *api) ask(ctx context.Context, channel string, body *elicitBody, opts *h
 // It returns the settled question and whether an earlier request asked
 // it, or ok false when it has answered already or the caller has left.
 func (a *api) askKeyed(w http.ResponseWriter, r *http.Request, channel, key string, body *elicitBody, opts *hub.ElicitOptions) (_ *keyed, replayed, ok bool) {
+	a.deleting.RLock()
 	k, fresh, err := a.keyed.claim(channel, key, bodyDigest(body))
-	if err != nil {
-		writeError(w, http.StatusUnprocessableEntity, codeKeyReused, err.Error(), nil)
-		return nil, false, false
-	}
-	if fresh {
+	if err == nil && fresh {
 		// Not the request's context: the question outlives this
 		// connection, for a retry with the same key.
 		a.h.Submit(context.WithoutCancel(r.Context()), channel, body.Requester, body.Params, opts,
 			func(res *wire.ElicitResult, err error) { a.keyed.settle(k, res, err) })
+	}
+	a.deleting.RUnlock()
+	if err != nil {
+		writeError(w, http.StatusUnprocessableEntity, codeKeyReused, err.Error(), nil)
+		return nil, false, false
 	}
 	select {
 	case <-k.done:
@@ -202,10 +204,12 @@ func (a *api) createChannel(w http.ResponseWriter, r *http.Request) {
 
 func (a *api) deleteChannel(w http.ResponseWriter, r *http.Request) {
 	channel := r.PathValue("channel")
+	a.deleting.Lock()
 	err := a.h.DeleteChannel(channel)
 	if err == nil {
 		a.keyed.forgetChannel(channel)
 	}
+	a.deleting.Unlock()
 	switch {
 	case errors.Is(err, hub.ErrDefaultChannel):
 		writeError(w, http.StatusConflict, codeConflict, err.Error(), nil)

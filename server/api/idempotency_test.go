@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/formbridge/formbridge/app/wire"
+	"github.com/formbridge/formbridge/server/api"
 	"github.com/formbridge/formbridge/server/hub"
 )
 
@@ -203,6 +205,19 @@ func TestIdempotencyKeyChannelRecreated(t *testing.T) {
 	s := start(t, nil, apiKey)
 	const path = "/api/v1/channels/team-x/elicitations"
 	body := `{"params":` + nameForm + `}`
+	answerThenDelete(t, s, path, body)
+	if _, err := s.h.CreateChannel("team-x"); err != nil {
+		t.Fatal(err)
+	}
+	_, next := widget(t, s.h, "team-x")
+	go s.ask(t.Context(), path, body, "refund-1042")
+	requestID(t, next()) // asked anew
+}
+
+// answerThenDelete makes channel team-x, asks body there with key
+// refund-1042, has its widget answer "Ada", then deletes the channel.
+func answerThenDelete(t *testing.T, s *server, path, body string) {
+	t.Helper()
 	if _, err := s.h.CreateChannel("team-x"); err != nil {
 		t.Fatal(err)
 	}
@@ -216,10 +231,68 @@ func TestIdempotencyKeyChannelRecreated(t *testing.T) {
 	if r := s.do(t, t.Context(), "DELETE", "/api/v1/channels/team-x", "", apiKey); r.status != http.StatusNoContent {
 		t.Fatalf("delete: %d %s", r.status, r.body)
 	}
-	if _, err := s.h.CreateChannel("team-x"); err != nil {
-		t.Fatal(err)
+}
+
+// afterDelete is the hub with a step run right after it deletes a
+// channel, before the handler that asked has returned.
+type afterDelete struct {
+	*hub.Hub
+	then func(channel string)
+}
+
+func (h afterDelete) DeleteChannel(name string) error {
+	err := h.Hub.DeleteChannel(name)
+	if err == nil {
+		h.then(name)
 	}
-	_, next = widget(t, s.h, "team-x")
-	go s.ask(t.Context(), path, body, "refund-1042")
-	requestID(t, next()) // asked anew
+	return err
+}
+
+// A retry that comes while its channel is being deleted, once a channel
+// of that name exists again, waits until the delete has forgotten the
+// old channel's keys: its person is asked, and it is not answered from
+// the deleted channel.
+func TestIdempotencyKeyDuringDelete(t *testing.T) {
+	h := hub.New(nil)
+	var s *server
+	retried := make(chan response, 1)
+	var (
+		wNew    *hub.Session
+		nextNew func() string
+	)
+	const path = "/api/v1/channels/team-x/elicitations"
+	body := `{"params":` + nameForm + `}`
+	engine := afterDelete{Hub: h, then: func(channel string) {
+		if _, err := h.CreateChannel(channel); err != nil {
+			t.Error(err)
+			return
+		}
+		wNew, nextNew = widget(t, h, channel)
+		go func() { retried <- s.ask(t.Context(), path, body, "refund-1042") }()
+		// Long enough for a retry that does not wait to be answered.
+		select {
+		case r := <-retried:
+			retried <- r
+		case <-time.After(200 * time.Millisecond):
+		}
+	}}
+	srv := httptest.NewServer(api.NewWithEngine(engine, &api.Options{APIKey: apiKey}))
+	t.Cleanup(func() {
+		h.Close()
+		srv.Close()
+	})
+	s = &server{h: h, url: srv.URL}
+
+	answerThenDelete(t, s, path, body)
+	select {
+	case r := <-retried:
+		t.Fatalf("the retry was answered from the deleted channel: %d %s", r.status, r.body)
+	default:
+	}
+	// Asked anew on the new channel, and answered from there.
+	wNew.Answer(requestID(t, nextNew()), wire.ElicitResult{Action: "accept", Content: map[string]any{"name": "Grace"}})
+	r := <-retried
+	if r.status != http.StatusOK || !strings.Contains(r.body, "Grace") || r.header.Get("Idempotent-Replayed") != "" {
+		t.Errorf("the retry got %d %s (replayed %q); want the new channel's answer", r.status, r.body, r.header.Get("Idempotent-Replayed"))
+	}
 }
