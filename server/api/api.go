@@ -44,6 +44,7 @@ type api struct {
 // New returns the handler to serve at "/api/v1/".
 func New(h *hub.Hub, opts *Options) http.Handler { return newHandler(h, opts) }
 
+// newHandler is New for any Engine: tests wrap the hub in one.
 func newHandler(h hub.Engine, opts *Options) http.Handler {
 	var o Options
 	if opts != nil {
