@@ -159,16 +159,25 @@ type session struct {
 // goroutine runs f on the session's wait group, unless the session is
 // closing; it reports whether f was started.
 func (s *session) goroutine(f func()) bool {
+	if !s.reserve() {
+		return false
+	}
+	go func() {
+		defer s.wg.Done()
+		f()
+	}()
+	return true
+}
+
+// reserve adds one to the session's wait group unless the session is
+// closing; the caller must call wg.Done once it reserved.
+func (s *session) reserve() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closing {
 		return false
 	}
 	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		f()
-	}()
 	return true
 }
 

@@ -47,12 +47,19 @@ func (s *session) hostCall(req *jsonrpc.Request) {
 	s.mu.Lock()
 	s.byHost[req.ID.Raw()] = c
 	s.mu.Unlock()
-	sendErr := s.send(c, params)
-	started := s.goroutine(func() { s.finish(c, params, sendErr) })
-	if !started {
+	// Reserve the call's place on the wait group before it goes upstream:
+	// an upstream that dies on reading it ends the session, which must
+	// wait for this call's error answer before it closes the host.
+	if !s.reserve() {
 		s.endCall(c)
 		s.replyError(c, s.goneError())
+		return
 	}
+	sendErr := s.send(c, params)
+	go func() {
+		defer s.wg.Done()
+		s.finish(c, params, sendErr)
+	}()
 }
 
 // finish waits for the upstream's answer, resolves input requests and
