@@ -1,6 +1,7 @@
 // Package web holds the widget's static files: app.css, icons, embed.js,
 // warmup.js (lays out a sample form while the wasm loads), storage.js
-// (stands in for storage the browser blocks), demo.js (the demo page's
+// (stands in for storage the browser blocks), connect.js (connects to the
+// bridge while the wasm loads), demo.js (the demo page's
 // panel) and, once `make wasm` has run,
 // app.wasm with its .br and .gz copies.
 // They are embedded so the formbridge binary serves them from any working

@@ -90,8 +90,9 @@ const writeTimeout = 10 * time.Second
 // drive it with Run; Respond may be called from any goroutine.
 type Client struct {
 	opts Options
-	// dial opens the WebSocket; tests on the host replace it to route the
-	// connection through an in-memory network.
+	// dial opens the WebSocket when there is no predialed one to take;
+	// tests on the host replace it to route the connection through an
+	// in-memory network.
 	dial func(ctx context.Context, url string) (*websocket.Conn, error)
 
 	mu    sync.Mutex
@@ -101,7 +102,7 @@ type Client struct {
 
 // New returns a Client that does nothing until Run is called.
 func New(opts Options) *Client {
-	return &Client{opts: opts, dial: dialFirst}
+	return &Client{opts: opts, dial: dialBridge}
 }
 
 // dialBridge opens the connection. Only Subprotocols is set because it is

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"runtime"
 	"sync"
@@ -10,10 +11,14 @@ import (
 
 // predialed is a connection Predial started.
 type predialed struct {
-	url  string
-	done chan struct{} // closed once conn or err is set
-	conn *websocket.Conn
-	err  error
+	url   string
+	hello []byte        // the hello it was started for
+	done  chan struct{} // closed once conn or err is set
+	conn  *websocket.Conn
+	// greeted: the page's own script (web/connect.js) opened it and has
+	// already sent hello on it, so the session must not again.
+	greeted bool
+	err     error
 }
 
 // early holds Predial's connection until a dial takes it.
@@ -23,26 +28,40 @@ var early struct {
 	p       *predialed
 }
 
-// Predial starts opening the WebSocket to url at once, before the page's
-// UI is up; the first dial of the same URL takes it. In the browser the
-// handshake's open event waits for the page's first renders, which run
-// on the same thread, so starting it earlier overlaps the two. Only the
-// first call counts. A predialed connection that a Client does not take
-// is closed when the first Client dials elsewhere (the bridge also drops
-// a connection that never says hello).
-func Predial(url string) {
+// Predial starts opening the WebSocket to opts.URL at once, before the
+// page's UI is up; the first session to the same URL takes it. In the
+// browser the handshake's open event waits for the page's first renders,
+// which run on the same thread, so starting it earlier overlaps the two.
+// Better still, when the page's script has already connected and said
+// the same hello while the wasm loaded, that connection is taken, with
+// whatever the bridge has sent on it since. Only the first call counts;
+// one with no URL or token only lets go of the page's connection. A
+// predialed connection that a Client does not take is closed when the
+// first Client dials elsewhere (the bridge also drops a connection that
+// never says hello).
+func Predial(opts Options) {
 	early.Lock()
 	if early.started {
 		early.Unlock()
 		return
 	}
-	p := &predialed{url: url, done: make(chan struct{})}
-	early.started, early.p = true, p
+	early.started = true
+	if opts.URL == "" || opts.Token == "" {
+		early.Unlock()
+		dropPageSocket()
+		return
+	}
+	p := &predialed{url: opts.URL, hello: helloFrame(opts.Token, opts.ClientInfo), done: make(chan struct{})}
+	early.p = p
 	early.Unlock()
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), dialTimeout)
 		defer cancel()
-		p.conn, p.err = dialBridge(ctx, url)
+		// Nothing may run between these two: the page's socket is handed
+		// to the very next WebSocket the browser is asked for.
+		greeted := takePageSocket(p.url, p.hello)
+		p.conn, p.err = dialBridge(ctx, p.url)
+		p.greeted = greeted && p.err == nil
 		close(p.done)
 	}()
 	// Let the goroutine create the browser's WebSocket before the caller
@@ -50,15 +69,16 @@ func Predial(url string) {
 	runtime.Gosched()
 }
 
-// takeEarly hands over the predialed connection when it is to url. The
-// first dial after Predial takes it or discards it; later dials are real.
-func takeEarly(ctx context.Context, url string) (*websocket.Conn, bool) {
+// takeEarly hands over the predialed connection when it is to url and,
+// if it has said hello already, said this one. The first session after
+// Predial takes it or discards it; later ones dial.
+func takeEarly(ctx context.Context, url string, hello []byte) (conn *websocket.Conn, greeted, ok bool) {
 	early.Lock()
 	p := early.p
 	early.p = nil
 	early.Unlock()
 	if p == nil {
-		return nil, false
+		return nil, false, false
 	}
 	discard := func() {
 		<-p.done
@@ -69,22 +89,31 @@ func takeEarly(ctx context.Context, url string) (*websocket.Conn, bool) {
 	}
 	if p.url != url {
 		go discard()
-		return nil, false
+		return nil, false, false
 	}
 	select {
 	case <-p.done:
 	case <-ctx.Done():
 		go discard()
-		return nil, false
+		return nil, false, false
 	}
-	return p.conn, p.err == nil
+	if p.err != nil {
+		return nil, false, false
+	}
+	if p.greeted && !bytes.Equal(p.hello, hello) {
+		go discard()
+		return nil, false, false
+	}
+	return p.conn, p.greeted, true
 }
 
-// dialFirst takes the predialed connection when there is one, and dials
+// connect takes the predialed connection when there is one, and dials
 // otherwise (also when the early dial failed: the bridge may be up now).
-func dialFirst(ctx context.Context, url string) (*websocket.Conn, error) {
-	if conn, ok := takeEarly(ctx, url); ok {
-		return conn, nil
+// greeted says hello has been sent on it already.
+func (c *Client) connect(ctx context.Context) (conn *websocket.Conn, greeted bool, err error) {
+	if conn, greeted, ok := takeEarly(ctx, c.opts.URL, helloFrame(c.opts.Token, c.opts.ClientInfo)); ok {
+		return conn, greeted, nil
 	}
-	return dialBridge(ctx, url)
+	conn, err = c.dial(ctx, c.opts.URL)
+	return conn, false, err
 }

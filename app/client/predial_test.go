@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
+
 	"github.com/formbridge/formbridge/app/wire"
 )
 
@@ -34,6 +36,22 @@ func waitDials(t *testing.T, b *fakeBridge, n int) {
 	}
 }
 
+// runOnline runs a client of url, with the token "secret", until the
+// test ends, and waits until it is online.
+func runOnline(t *testing.T, url string) {
+	t.Helper()
+	rec := newRecorder()
+	c := New(Options{URL: url, Token: "secret", ClientInfo: testInfo, OnEvent: rec.on})
+	ctx, cancel := context.WithCancel(t.Context())
+	t.Cleanup(cancel)
+	go c.Run(ctx)
+	for _, want := range []State{StateConnecting, StateOnline} {
+		if ev := rec.next(t); ev.State != want {
+			t.Fatalf("event = %+v, want state %q", ev, want)
+		}
+	}
+}
+
 // Not parallel: Predial is once per page, so it is package state.
 func TestPredialIsTakenByTheClient(t *testing.T) {
 	resetEarly(t)
@@ -43,20 +61,11 @@ func TestPredialIsTakenByTheClient(t *testing.T) {
 		}
 	}}
 	url := startBridge(t, b)
-	Predial(url)
-	Predial(url) // only the first call counts
+	Predial(Options{URL: url, Token: "secret", ClientInfo: testInfo})
+	Predial(Options{URL: url, Token: "secret", ClientInfo: testInfo}) // only the first call counts
 	waitDials(t, b, 1)
 
-	rec := newRecorder()
-	c := New(Options{URL: url, Token: "secret", ClientInfo: testInfo, OnEvent: rec.on})
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	go c.Run(ctx)
-	for _, want := range []State{StateConnecting, StateOnline} {
-		if ev := rec.next(t); ev.State != want {
-			t.Fatalf("event = %+v, want state %q", ev, want)
-		}
-	}
+	runOnline(t, url)
 	if n := len(b.dialTimes()); n != 1 {
 		t.Errorf("%d connections, want 1: the client did not use the predialed one", n)
 	}
@@ -69,7 +78,7 @@ func TestPredialElsewhereIsClosed(t *testing.T) {
 		bc.read() // returns once the client side closes
 		close(closed)
 	}}
-	Predial(startBridge(t, other))
+	Predial(Options{URL: startBridge(t, other), Token: "secret", ClientInfo: testInfo})
 	waitDials(t, other, 1)
 
 	b := &fakeBridge{t: t, serve: func(bc *bridgeConn) {
@@ -91,5 +100,102 @@ func TestPredialElsewhereIsClosed(t *testing.T) {
 		if ev := rec.next(t); ev.State != want {
 			t.Fatalf("event = %+v, want state %q", ev, want)
 		}
+	}
+}
+
+// greetEarly stands in for web/connect.js: it connects to url and says
+// hello, then offers the connection as the page's, greeted.
+func greetEarly(t *testing.T, url string, hello []byte) {
+	t.Helper()
+	conn, err := dialBridge(t.Context(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := conn.Write(t.Context(), websocket.MessageText, hello); err != nil {
+		t.Fatal(err)
+	}
+	p := &predialed{url: url, hello: hello, done: make(chan struct{}), conn: conn, greeted: true}
+	close(p.done)
+	early.Lock()
+	early.started, early.p = true, p
+	early.Unlock()
+}
+
+// A connection the page has said hello on is taken without a second
+// hello: the next frame the bridge reads is the person's answer.
+func TestGreetedConnectionIsTakenAsIs(t *testing.T) {
+	resetEarly(t)
+	next := make(chan *wire.Message, 1)
+	b := &fakeBridge{t: t, serve: func(bc *bridgeConn) {
+		if _, ok := bc.hello("secret", wire.HelloResult{Channel: "default", Pending: 1}); !ok {
+			return
+		}
+		bc.request("r1", wire.MethodElicit, formParams(t))
+		if m, err := bc.read(); err == nil {
+			next <- m
+		}
+		bc.read()
+	}}
+	url := startBridge(t, b)
+	greetEarly(t, url, helloFrame("secret", testInfo))
+
+	rec := newRecorder()
+	c := New(Options{URL: url, Token: "secret", ClientInfo: testInfo, OnEvent: rec.on})
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	go c.Run(ctx)
+	for ev := rec.next(t); ev.Request == nil; ev = rec.next(t) {
+	}
+	if err := c.Respond("r1", wire.ElicitResult{Action: wire.ActionDecline}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case m := <-next:
+		if m.Method != "" || string(m.ID) != `"r1"` {
+			t.Errorf("after the page's hello the bridge read %s %s, want the answer to r1", m.Method, m.ID)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the bridge read nothing after the page's hello")
+	}
+	if n := len(b.dialTimes()); n != 1 {
+		t.Errorf("%d connections, want 1", n)
+	}
+}
+
+// A connection the page said another hello on (a widget of another
+// version) is closed, and the client connects and says its own.
+func TestGreetedWithAnotherHelloIsClosed(t *testing.T) {
+	resetEarly(t)
+	hellos := make(chan string, 2)
+	closed := make(chan struct{})
+	b := &fakeBridge{t: t, serve: func(bc *bridgeConn) {
+		p, ok := bc.hello("secret", wire.HelloResult{Channel: "default"})
+		hellos <- p.ClientInfo.Name
+		if !ok {
+			return
+		}
+		bc.read() // until the client side closes
+		if p.ClientInfo.Name != testInfo.Name {
+			close(closed)
+		}
+	}}
+	url := startBridge(t, b)
+	older := testInfo
+	older.Name = "an-older-widget"
+	greetEarly(t, url, helloFrame("secret", older))
+
+	runOnline(t, url)
+	select {
+	case <-closed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the connection greeted with another hello stays open")
+	}
+	// In either order: the bridge's goroutines record them.
+	got := map[string]bool{<-hellos: true, <-hellos: true}
+	if !got[older.Name] || !got[testInfo.Name] {
+		t.Errorf("the bridge was greeted by %v, want the page's hello and the client's", got)
+	}
+	if n := len(b.dialTimes()); n != 2 {
+		t.Errorf("%d connections, want 2", n)
 	}
 }

@@ -27,7 +27,7 @@ const helloID = `"hello"`
 // connection ends. online reports whether the hello succeeded.
 func (c *Client) session(ctx context.Context) (online bool, err error) {
 	dctx, cancel := context.WithTimeout(ctx, dialTimeout)
-	conn, err := c.dial(dctx, c.opts.URL)
+	conn, greeted, err := c.connect(dctx)
 	cancel()
 	if err != nil {
 		return false, fmt.Errorf("failed to connect to the bridge: %w", err)
@@ -53,8 +53,10 @@ func (c *Client) session(ctx context.Context) (online bool, err error) {
 	})
 	defer stop()
 
-	if err := conn.Write(ctx, websocket.MessageText, helloFrame(c.opts.Token, c.opts.ClientInfo)); err != nil {
-		return false, fmt.Errorf("failed to send hello: %w", err)
+	if !greeted {
+		if err := conn.Write(ctx, websocket.MessageText, helloFrame(c.opts.Token, c.opts.ClientInfo)); err != nil {
+			return false, fmt.Errorf("failed to send hello: %w", err)
+		}
 	}
 
 	// backlog counts the requests hello announced that have yet to come;

@@ -40,26 +40,33 @@ func (w *widget) connect(ctx app.Context) {
 }
 
 // predial starts the WebSocket handshake before go-app builds the page,
-// when the page's own link says where to connect (client.Predial): not
-// inside another page's frame, where the link arrives later by message,
-// nor on a static site, whose config.json may name another bridge. The
-// fragment is only read here; connect reads it again and clears it.
+// or takes the one the page's script opened while the wasm loaded, when
+// the page's own link says where to connect (client.Predial): not inside
+// another page's frame, where the link arrives later by message, nor on a
+// static site, whose config.json may name another bridge. The fragment is
+// only read here; connect reads it again and clears it.
 func predial() {
-	if !app.IsClient || embed.Static() {
-		return
+	if app.IsClient {
+		client.Predial(predialOptions())
+	}
+}
+
+// predialOptions are predial's client.Options; none when it cannot know
+// the bridge yet.
+func predialOptions() client.Options {
+	if embed.Static() {
+		return client.Options{}
 	}
 	win := app.Window()
 	if parent := win.Get("parent"); parent.Truthy() && !parent.Equal(win.JSValue()) {
-		return
+		return client.Options{}
 	}
 	loc := win.Get("location")
 	l := parseFragment(loc.Get("hash").String())
 	if l.Token == "" {
-		return
+		return client.Options{}
 	}
-	if url := client.BridgeURL(loc.Get("href").String(), l.Bridge); url != "" {
-		client.Predial(url)
-	}
+	return client.Options{URL: client.BridgeURL(loc.Get("href").String(), l.Bridge), Token: l.Token, ClientInfo: clientInfo}
 }
 
 // resolve finds a static site's bridge (its config.json, else the link;

@@ -174,9 +174,10 @@ func (b *browser) load(url string) (float64, map[string]float64, error) {
 // webFolder makes a web folder for one build: the repository's web files
 // (stylesheet, icons, scripts) with that build's app.wasm and its
 // compressed copies, which are already in dir. The floors' folders leave
-// out warmup.js and storage.js: they are the widget's own work (a sample
-// of the widget's form laid out; storage for when the browser blocks
-// it), and a folder without them is served without them.
+// out warmup.js, storage.js and connect.js: they are the widget's own
+// work (a sample of the widget's form laid out; storage for when the
+// browser blocks it; its connection opened while the wasm loads), and a
+// folder without them is served without them.
 func webFolder(repoWeb, dir string, widget bool) error {
 	return filepath.WalkDir(repoWeb, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -186,7 +187,7 @@ func webFolder(repoWeb, dir string, widget bool) error {
 		if d.IsDir() {
 			return os.MkdirAll(filepath.Join(dir, rel), 0o755)
 		}
-		if strings.HasPrefix(d.Name(), "app.wasm") || strings.HasSuffix(d.Name(), ".go") || (!widget && (d.Name() == site.WarmupScript || d.Name() == site.StorageScript)) {
+		if strings.HasPrefix(d.Name(), "app.wasm") || strings.HasSuffix(d.Name(), ".go") || (!widget && (d.Name() == site.WarmupScript || d.Name() == site.StorageScript || d.Name() == site.ConnectScript)) {
 			return nil
 		}
 		b, err := os.ReadFile(p)
@@ -306,7 +307,7 @@ func benchLoads(ctx context.Context, c *config, r *report, exe string, bw, bh *b
 	}
 	s := r.section("Page load in headless Chromium")
 	s.printf("From the navigation being sent to: the first field of an already-pending elicitation focused (widget), or the hello world's heading mounted by its wasm (floor); the mark is the page's wall clock (`performance.timeOrigin + performance.now()`), compared with Go's. ")
-	s.printf("Both pages are served the same way (server/site: prerendered page, precompressed wasm, immutable versioned assets) from loopback; the widget's also loads its own scripts, which the hello world has no use for: web/storage.js (a stand-in for storage the browser blocks, before go-app's loader) and web/warmup.js (a hidden sample form laid out while the wasm loads). ")
+	s.printf("Both pages are served the same way (server/site: prerendered page, precompressed wasm, immutable versioned assets) from loopback; the widget's also loads its own scripts, which the hello world has no use for: web/storage.js (a stand-in for storage the browser blocks, before go-app's loader), web/warmup.js (a hidden sample form laid out while the wasm loads) and web/connect.js (the widget's connection opened, and its hello said, while the wasm loads). ")
 	s.printf("Cold: a new browser on a fresh profile, %d loads of each page (%d runs × %d, the pages alternating); warm: %d more loads in the same browser after each cold one (wasm from the HTTP cache). Each run's own ratio, on the run-by-run rows, shows how far one run's figure strays on this machine.\n\n", c.runs*coldLoads, c.runs, coldLoads, warmLoads)
 	var rows [][]string
 	for _, k := range []struct {

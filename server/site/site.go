@@ -20,14 +20,14 @@ import (
 // Options configure New. The zero value serves the web folder embedded in
 // the binary.
 type Options struct {
-	WebDir         string            // folder with app.css, app.wasm(.br/.gz), icons, embed.js, warmup.js; "" = embedded
+	WebDir         string            // folder with app.css, app.wasm(.br/.gz), icons, embed.js, warmup.js, connect.js; "" = embedded
 	Version        string            // build version (Handler.Version)
 	AllowedOrigins []string          // frame-ancestors
 	Env            map[string]string // passed to the wasm (app.Getenv)
 	// Scripts are files of the web folder the page loads besides the
 	// widget, by their URL under /web/ (e.g. "/web/demo.js", the demo's
 	// panel). They run deferred, in order, after the widget's loader and
-	// warmup.js.
+	// warmup.js (connect.js runs as soon as it arrives).
 	Scripts []string
 }
 
@@ -72,6 +72,9 @@ func New(opts *Options) (http.Handler, error) {
 	}
 	static := "/v/" + version
 	scripts := widgetScripts(files)
+	if files.files[ConnectScript] != nil {
+		scripts = append([]string{"/web/" + ConnectScript + " async"}, scripts...)
+	}
 	for _, src := range opts.Scripts {
 		name, ok := strings.CutPrefix(src, "/web/")
 		if !ok || files.files[name] == nil {
@@ -102,6 +105,12 @@ const DemoScript = "demo.js"
 // form while the wasm loads, so the first real form does not pay a tab's
 // first layout of form controls. Pages link it when the folder has it.
 const WarmupScript = "warmup.js"
+
+// ConnectScript is the web folder's file that connects to the bridge and
+// says hello while the wasm loads, for the widget to take over. Only the
+// bridge's own page links it (async), when the folder has it: a static
+// site's bridge is named by its config.json, which the script cannot read.
+const ConnectScript = "connect.js"
 
 // StorageScript is the web folder's file that stands in for the page's
 // storage when the browser blocks it (go-app stops at start without).

@@ -36,6 +36,7 @@ func webDir(t *testing.T, css string) string {
 		"demo.js":            []byte("// demo"),
 		"warmup.js":          []byte("// warm-up"),
 		"storage.js":         []byte("// storage"),
+		"connect.js":         []byte("// connect"),
 		"icons/icon.svg":     []byte("<svg/>"),
 		"icons/icon-192.png": []byte("png"),
 		"icons/icon-512.png": []byte("png"),
@@ -357,6 +358,23 @@ func TestStorageScript(t *testing.T) {
 	}
 	if page := pageWithout(t, "storage.js"); strings.Contains(page, "storage.js") {
 		t.Errorf("a web folder without storage.js gives a page loading it:\n%s", page)
+	}
+}
+
+// The bridge's page loads connect.js (the connection opened while the
+// wasm loads) async from its immutable URL, so it holds up nothing; a
+// web folder without one gives a page without it.
+func TestConnectScript(t *testing.T) {
+	page := string(get(t, newSite(t, &Options{WebDir: webDir(t, "")}), "/").body)
+	tag, _, _ := scriptTag(page, "connect.js")
+	if tag == "" {
+		t.Fatalf("the page does not load connect.js from a versioned URL:\n%s", page)
+	}
+	if !strings.Contains(tag, " async") {
+		t.Errorf("connect.js is not async: %s", tag)
+	}
+	if page := pageWithout(t, "connect.js"); strings.Contains(page, "connect.js") {
+		t.Errorf("a web folder without connect.js gives a page loading it:\n%s", page)
 	}
 }
 

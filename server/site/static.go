@@ -138,7 +138,8 @@ func cleanPrefix(p string) (string, error) {
 }
 
 // copyWeb copies the web folder into dst, precompressed copies included;
-// not its Go sources (they only embed it) nor the demo's panel. Static
+// not its Go sources (they only embed it), the demo's panel, nor
+// connect.js, which only the bridge's own page can use. Static
 // hosts that honour the precompressed copies (nginx gzip_static, a CDN's
 // precompressed objects) send 1.6 MB instead of 8 MB; others still have
 // app.wasm itself.
@@ -151,7 +152,7 @@ func copyWeb(fsys fs.FS, dst string) error {
 		if d.IsDir() {
 			return os.MkdirAll(target, 0o755)
 		}
-		if path.Ext(p) == ".go" || p == DemoScript {
+		if path.Ext(p) == ".go" || p == DemoScript || p == ConnectScript {
 			return nil
 		}
 		b, err := fs.ReadFile(fsys, p)

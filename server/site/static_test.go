@@ -73,7 +73,8 @@ func TestStaticSiteResolves(t *testing.T) {
 }
 
 // TestStaticSiteCopiesWeb checks the precompressed wasm travels with the
-// site, and neither the embedding Go source nor the demo's panel does.
+// site, and neither the embedding Go source, the demo's panel nor the
+// bridge page's early connection does.
 func TestStaticSiteCopiesWeb(t *testing.T) {
 	out := generate(t, "")
 	for name, want := range map[string][]byte{"app.wasm": rawWasm, "app.wasm.br": brWasm, "embed.js": []byte("// embed")} {
@@ -82,7 +83,8 @@ func TestStaticSiteCopiesWeb(t *testing.T) {
 			t.Errorf("web/%s: %q, %v; want the web folder's bytes", name, b, err)
 		}
 	}
-	for _, name := range []string{"web.go", DemoScript} {
+	// connect.js cannot know a static site's bridge (its config.json).
+	for _, name := range []string{"web.go", DemoScript, ConnectScript} {
 		if _, err := os.Stat(filepath.Join(out, "web", name)); err == nil {
 			t.Errorf("web/%s was copied into the site", name)
 		}

@@ -1,0 +1,9 @@
+//go:build !js
+
+package client
+
+// Outside the browser there is no page and no early connection.
+
+func takePageSocket(url string, hello []byte) bool { return false }
+
+func dropPageSocket() {}

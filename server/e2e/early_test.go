@@ -1,0 +1,116 @@
+package e2e
+
+import (
+	"testing"
+
+	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/chromedp"
+)
+
+// recordSockets has the page keep every WebSocket the browser really
+// opens, with the stack that opened it, in window.__sockets; a socket
+// handed over by web/connect.js is not a new one.
+const recordSockets = `
+window.__sockets = [];
+window.WebSocket = new Proxy(WebSocket, {construct(Real, args) {
+	const ws = new Real(...args);
+	window.__sockets.push({ws, from: new Error().stack});
+	return ws;
+}});
+window.__realWebSocket = window.WebSocket;`
+
+// TestEarlyConnection: the page connects and says hello while the wasm
+// loads (web/connect.js), and the widget takes that connection over: a
+// request already waiting shows and is answered through it, and no
+// second connection is made.
+func TestEarlyConnection(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	runFirst(t, ctx, recordSockets)
+	out := b.Elicit(t, noteQuestion, nil)
+	do(t, ctx, "open the widget", chromedp.Navigate(b.WidgetURL()))
+	waitForm(t, ctx)
+	sendNote(t, ctx, out)
+
+	if n := eval[int](t, ctx, `__sockets.length`); n != 1 {
+		t.Errorf("the page opened %d WebSockets, want 1", n)
+	}
+	if !eval[bool](t, ctx, `__sockets[0].from.includes("connect.js")`) {
+		t.Errorf("the one WebSocket was not the page script's: %s", eval[string](t, ctx, `__sockets[0].from`))
+	}
+	if n := b.Upgrades(); n != 1 {
+		t.Errorf("the bridge took %d connections, want 1", n)
+	}
+	if !eval[bool](t, ctx, `window.WebSocket === __realWebSocket && window.formbridgeEarly === null`) {
+		t.Error("the page's WebSocket constructor was not given back, or the early connection is still on offer")
+	}
+}
+
+// TestEarlyConnectionNotTheWidgets: when the page's early connection
+// said a hello the widget would not have said, the widget closes it and
+// connects itself; the request waiting is shown and answered all the
+// same.
+func TestEarlyConnectionNotTheWidgets(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	// As if connect.js and the widget had drifted apart.
+	runFirst(t, ctx, recordSockets+`
+Object.defineProperty(window, "formbridgeEarly", {configurable: true, get() {}, set(v) {
+	v.hello = v.hello.replace("formbridge-widget", "an-older-widget");
+	Object.defineProperty(window, "formbridgeEarly", {value: v, writable: true, configurable: true});
+}});`)
+	out := b.Elicit(t, noteQuestion, nil)
+	do(t, ctx, "open the widget", chromedp.Navigate(b.WidgetURL()))
+	waitForm(t, ctx)
+	sendNote(t, ctx, out)
+
+	if n := eval[int](t, ctx, `__sockets.length`); n != 2 {
+		t.Errorf("the page opened %d WebSockets, want 2 (the script's, then the widget's)", n)
+	}
+	waitJS(t, ctx, "the early connection to close", `__sockets[0].ws.readyState === WebSocket.CLOSED`)
+	if n := b.Upgrades(); n != 2 {
+		t.Errorf("the bridge took %d connections, want 2", n)
+	}
+}
+
+// TestEarlyConnectionLost: the early connection drops while the wasm is
+// still on its way; the widget finds it closed, connects again, and shows
+// the request waiting.
+func TestEarlyConnectionLost(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	runFirst(t, ctx, recordSockets)
+
+	// Hold the wasm's download until the early connection is gone.
+	release := make(chan struct{})
+	paused := chromedp.Events(ctx, fetch.RequestPaused)
+	go func() {
+		for ev, err := range paused {
+			if err != nil {
+				return
+			}
+			select {
+			case <-release:
+			case <-ctx.Done():
+				return
+			}
+			chromedp.Call(ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})
+		}
+	}()
+	if _, err := chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*app.wasm*"}}}); err != nil {
+		t.Fatal(err)
+	}
+
+	out := b.Elicit(t, noteQuestion, nil)
+	do(t, ctx, "open the widget", chromedp.Navigate(b.WidgetURL()))
+	waitJS(t, ctx, "the early connection to open", `__sockets.length === 1 && __sockets[0].ws.readyState === WebSocket.OPEN`)
+	b.DropWidgets()
+	waitJS(t, ctx, "the page to see it drop", `__sockets[0].ws.readyState === WebSocket.CLOSED`)
+	close(release)
+
+	waitForm(t, ctx)
+	sendNote(t, ctx, out)
+	if n := b.Upgrades(); n != 2 {
+		t.Errorf("the bridge took %d connections, want 2 (the early one, then the widget's)", n)
+	}
+}

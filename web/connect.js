@@ -1,0 +1,117 @@
+// formbridge: opens the widget's connection to the bridge, and says hello
+// on it, while the page is still downloading and compiling its wasm. The
+// requests waiting for this person are then already in the page when the
+// widget starts, instead of taking the handshake's and the hello's round
+// trips after it (on a real network, several times the wasm's own
+// start-up). The widget takes the connection over only if it is to the
+// URL, and its hello the very bytes, that the widget would have used
+// itself (app/client, predial); otherwise it closes it and dials.
+//
+// Only on the bridge's own page, opened from a link with a #token= and no
+// #bridge=: a page in another page's frame gets its link by message, and
+// any other case is left to the widget. Linked async: it must not hold up
+// the page, and the widget copes with it running late or not at all.
+(() => {
+  "use strict";
+  const NAME = "formbridgeEarly";
+  // The widget sets NAME to null when it has started without it.
+  if (window[NAME] !== undefined || window.parent !== window || typeof WebSocket !== "function") return;
+  const link = new URLSearchParams(location.hash.slice(1));
+  const token = (link.get("token") ?? "").trim();
+  if (token === "" || (link.get("bridge") ?? "").trim() !== "") return;
+
+  // The same as the widget's client.BridgeURL, helloFrame and dialBridge;
+  // the widget compares them with its own before taking the connection.
+  const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
+  const hello = '{"jsonrpc":"2.0","id":"hello","method":"formbridge/hello","params":{"token":' + JSON.stringify(token) +
+    ',"clientInfo":{"name":"formbridge-widget","title":"formbridge"},"capabilities":{"elicitation":{"form":{},"url":{}}}}}';
+  // A wasm that never starts (an old browser, a failed download) must
+  // not leave the bridge a widget that never answers.
+  const unclaimedFor = 60_000;
+
+  const RealWebSocket = WebSocket;
+  let ws;
+  try {
+    ws = new RealWebSocket(url, ["formbridge.v1"]);
+  } catch {
+    return;
+  }
+  ws.binaryType = "arraybuffer";
+
+  // What the socket did before the widget took it, replayed to it in
+  // order; after that, events pass straight through.
+  const held = [];
+  let socket = null; // the stand-in handed to the widget
+  const pass = (e) => {
+    if (socket && held.length === 0) socket.relay(e);
+    else held.push(e);
+  };
+  for (const type of ["open", "message", "error", "close"]) ws.addEventListener(type, pass);
+  ws.addEventListener("open", () => ws.send(hello), { once: true });
+
+  // EarlySocket is the WebSocket the widget's coder/websocket gets: the
+  // early connection, with what it has already received replayed.
+  class EarlySocket extends EventTarget {
+    get url() { return ws.url; }
+    get protocol() { return ws.protocol; }
+    get extensions() { return ws.extensions; }
+    get readyState() { return ws.readyState; }
+    get bufferedAmount() { return ws.bufferedAmount; }
+    get binaryType() { return ws.binaryType; }
+    set binaryType(v) { ws.binaryType = v; }
+    send(data) { ws.send(data); }
+    close(...args) { ws.close(...args); }
+    relay(e) {
+      switch (e.type) {
+        case "message":
+          this.dispatchEvent(new MessageEvent("message", { data: e.data }));
+          break;
+        case "close":
+          this.dispatchEvent(new CloseEvent("close", { code: e.code, reason: e.reason, wasClean: e.wasClean }));
+          break;
+        default:
+          this.dispatchEvent(new Event(e.type));
+      }
+    }
+  }
+
+  const expire = setTimeout(() => drop(), unclaimedFor);
+  const drop = () => {
+    clearTimeout(expire);
+    if (socket) return;
+    window[NAME] = null;
+    ws.close(1000);
+  };
+  window[NAME] = {
+    url,
+    hello,
+    // take makes the next `new WebSocket(url, …)` return the early
+    // connection, once; coder/websocket creates its socket that way and
+    // has no other door. Events it already had reach the new listeners
+    // after the current task, as a new socket's would. A connection that
+    // has ended is not handed over (false): the widget had better dial
+    // than start on one it would have to leave at once.
+    take() {
+      if (ws.readyState !== RealWebSocket.CONNECTING && ws.readyState !== RealWebSocket.OPEN) {
+        drop();
+        return false;
+      }
+      clearTimeout(expire);
+      window[NAME] = null;
+      window.WebSocket = function (u, protocols) {
+        window.WebSocket = RealWebSocket;
+        if (u !== url) {
+          ws.close(1000);
+          return new RealWebSocket(u, protocols);
+        }
+        socket = new EarlySocket();
+        setTimeout(() => {
+          while (held.length > 0) socket.relay(held.shift());
+        });
+        return socket;
+      };
+      return true;
+    },
+    drop,
+  };
+})();
