@@ -23,6 +23,7 @@
   // The same as the widget's client.BridgeURL, helloFrame and dialBridge;
   // the widget compares them with its own before taking the connection.
   const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
+  const subprotocol = "formbridge.v1";
   const hello = '{"jsonrpc":"2.0","id":"hello","method":"formbridge/hello","params":{"token":' + JSON.stringify(token) +
     ',"clientInfo":{"name":"formbridge-widget","title":"formbridge"},"capabilities":{"elicitation":{"form":{},"url":{}}}}}';
   // A wasm that never starts (an old browser, a failed download) must
@@ -32,7 +33,7 @@
   const RealWebSocket = WebSocket;
   let ws;
   try {
-    ws = new RealWebSocket(url, ["formbridge.v1"]);
+    ws = new RealWebSocket(url, [subprotocol]);
   } catch {
     return;
   }
@@ -60,7 +61,17 @@
     get binaryType() { return ws.binaryType; }
     set binaryType(v) { ws.binaryType = v; }
     send(data) { ws.send(data); }
-    close(...args) { ws.close(...args); }
+    // coder/websocket closes a dial that timed out with 1008, which a
+    // browser refuses with an exception, leaving the socket to open
+    // later and say hello for a widget that is gone: close it anyway.
+    close(code, reason) {
+      try {
+        ws.close(code, reason);
+      } catch (e) {
+        ws.close(1000);
+        throw e;
+      }
+    }
     relay(e) {
       switch (e.type) {
         case "message":
@@ -85,24 +96,29 @@
   window[NAME] = {
     url,
     hello,
-    // take makes the next `new WebSocket(url, …)` return the early
-    // connection, once; coder/websocket creates its socket that way and
-    // has no other door. Events it already had reach the new listeners
-    // after the current task, as a new socket's would. A connection that
-    // has ended is not handed over (false): the widget had better dial
-    // than start on one it would have to leave at once.
+    subprotocol,
+    // take makes the next `new WebSocket(url, [subprotocol])` return the
+    // early connection, once, and returns null; coder/websocket creates
+    // its socket that way and has no other door. Events it already had
+    // reach the new listeners after the current task, as a new socket's
+    // would. A connection that has ended is closed and not handed over:
+    // take returns the text frames it got instead (the bridge's refusal
+    // of the token, say), and the widget dials unless they refuse it.
     take() {
       if (ws.readyState !== RealWebSocket.CONNECTING && ws.readyState !== RealWebSocket.OPEN) {
+        const frames = held.filter((e) => e.type === "message" && typeof e.data === "string").map((e) => e.data);
         drop();
-        return false;
+        return frames;
       }
       clearTimeout(expire);
       window[NAME] = null;
       window.WebSocket = function (u, protocols) {
         window.WebSocket = RealWebSocket;
-        if (u !== url) {
-          ws.close(1000);
-          return new RealWebSocket(u, protocols);
+        if (u !== url || String(protocols) !== subprotocol) {
+          // Not the socket the widget was promised: failing the dial
+          // has it dial for itself.
+          drop();
+          throw new TypeError("formbridge: the early connection is to " + url + " (" + subprotocol + ")");
         }
         socket = new EarlySocket();
         setTimeout(() => {
@@ -110,7 +126,7 @@
         });
         return socket;
       };
-      return true;
+      return null;
     },
     drop,
   };

@@ -3,10 +3,14 @@ package client
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"runtime"
 	"sync"
 
 	"github.com/coder/websocket"
+
+	"github.com/formbridge/formbridge/app/wire"
 )
 
 // predialed is a connection Predial started.
@@ -19,6 +23,9 @@ type predialed struct {
 	// already sent hello on it, so the session must not again.
 	greeted bool
 	err     error
+	// refused: the page's connection ended with the bridge refusing the
+	// token; there is no connection, and no point in dialing.
+	refused error
 }
 
 // early holds Predial's connection until a dial takes it.
@@ -59,9 +66,13 @@ func Predial(opts Options) {
 		defer cancel()
 		// Nothing may run between these two: the page's socket is handed
 		// to the very next WebSocket the browser is asked for.
-		greeted := takePageSocket(p.url, p.hello)
-		p.conn, p.err = dialBridge(ctx, p.url)
-		p.greeted = greeted && p.err == nil
+		greeted, refused := takePageSocket(p.url, p.hello)
+		if refused != nil {
+			p.refused = refused
+		} else {
+			p.conn, p.err = dialBridge(ctx, p.url)
+			p.greeted = greeted && p.err == nil
+		}
 		close(p.done)
 	}()
 	// Let the goroutine create the browser's WebSocket before the caller
@@ -70,15 +81,17 @@ func Predial(opts Options) {
 }
 
 // takeEarly hands over the predialed connection when it is to url and,
-// if it has said hello already, said this one. The first session after
-// Predial takes it or discards it; later ones dial.
-func takeEarly(ctx context.Context, url string, hello []byte) (conn *websocket.Conn, greeted, ok bool) {
+// if it has said hello already, said this one. It returns no connection
+// and no error when there is none to take, or an error when the page's
+// connection was refused the token. The first session after Predial
+// takes it or discards it; later ones dial.
+func takeEarly(ctx context.Context, url string, hello []byte) (conn *websocket.Conn, greeted bool, err error) {
 	early.Lock()
 	p := early.p
 	early.p = nil
 	early.Unlock()
 	if p == nil {
-		return nil, false, false
+		return nil, false, nil
 	}
 	discard := func() {
 		<-p.done
@@ -89,31 +102,53 @@ func takeEarly(ctx context.Context, url string, hello []byte) (conn *websocket.C
 	}
 	if p.url != url {
 		go discard()
-		return nil, false, false
+		return nil, false, nil
 	}
 	select {
 	case <-p.done:
 	case <-ctx.Done():
 		go discard()
-		return nil, false, false
+		return nil, false, nil
 	}
-	if p.err != nil {
-		return nil, false, false
-	}
-	if p.greeted && !bytes.Equal(p.hello, hello) {
+	switch {
+	case p.refused != nil && bytes.Equal(p.hello, hello):
+		return nil, false, p.refused
+	case p.conn == nil:
+		return nil, false, nil
+	case p.greeted && !bytes.Equal(p.hello, hello):
 		go discard()
-		return nil, false, false
+		return nil, false, nil
 	}
-	return p.conn, p.greeted, true
+	return p.conn, p.greeted, nil
 }
 
 // connect takes the predialed connection when there is one, and dials
 // otherwise (also when the early dial failed: the bridge may be up now).
 // greeted says hello has been sent on it already.
 func (c *Client) connect(ctx context.Context) (conn *websocket.Conn, greeted bool, err error) {
-	if conn, greeted, ok := takeEarly(ctx, c.opts.URL, helloFrame(c.opts.Token, c.opts.ClientInfo)); ok {
-		return conn, greeted, nil
+	conn, greeted, err = takeEarly(ctx, c.opts.URL, helloFrame(c.opts.Token, c.opts.ClientInfo))
+	if conn != nil || err != nil {
+		return conn, greeted, err
 	}
 	conn, err = c.dial(ctx, c.opts.URL)
 	return conn, false, err
+}
+
+// helloRefusal is the error of a frame that is the bridge refusing the
+// token of our hello (-32001), nil for any other frame.
+func helloRefusal(frame []byte) error {
+	var msg wire.Message
+	if json.Unmarshal(frame, &msg) != nil || !msg.IsResponse() || string(msg.ID) != helloID {
+		return nil
+	}
+	return tokenRefused(msg.Error)
+}
+
+// tokenRefused is ErrUnauthorized with the bridge's words when e refuses
+// the token, nil otherwise.
+func tokenRefused(e *wire.Error) error {
+	if e == nil || e.Code != wire.CodeUnauthorized {
+		return nil
+	}
+	return fmt.Errorf("%w: %s", ErrUnauthorized, e.Message)
 }

@@ -4,6 +4,8 @@ package client
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -197,5 +199,55 @@ func TestGreetedWithAnotherHelloIsClosed(t *testing.T) {
 	}
 	if n := len(b.dialTimes()); n != 2 {
 		t.Errorf("%d connections, want 2", n)
+	}
+}
+
+// When the page's connection ended with the bridge refusing the token,
+// the client reports that at once and does not knock again with it.
+func TestRefusedPageConnectionIsFatal(t *testing.T) {
+	resetEarly(t)
+	b := &fakeBridge{t: t, serve: func(bc *bridgeConn) { bc.hello("secret", wire.HelloResult{}) }}
+	url := startBridge(t, b)
+	refusal := helloRefusal([]byte(`{"jsonrpc":"2.0","id":"hello","error":{"code":-32001,"message":"unknown token"}}`))
+	p := &predialed{url: url, hello: helloFrame("stale", testInfo), done: make(chan struct{}), refused: refusal}
+	close(p.done)
+	early.Lock()
+	early.started, early.p = true, p
+	early.Unlock()
+
+	rec := newRecorder()
+	c := New(Options{URL: url, Token: "stale", ClientInfo: testInfo, OnEvent: rec.on})
+	c.Run(t.Context()) // returns after a Fatal event
+	var fatal error
+	for len(rec.ch) > 0 {
+		if ev := <-rec.ch; ev.Fatal != nil {
+			fatal = ev.Fatal
+		}
+	}
+	if !errors.Is(fatal, ErrUnauthorized) || !strings.Contains(fatal.Error(), "unknown token") {
+		t.Errorf("fatal = %v, want ErrUnauthorized with the bridge's words", fatal)
+	}
+	if n := len(b.dialTimes()); n != 0 {
+		t.Errorf("%d connections with a refused token, want none", n)
+	}
+}
+
+// Only the bridge's refusal of our hello's token counts as one.
+func TestHelloRefusal(t *testing.T) {
+	for _, tt := range []struct {
+		frame   string
+		refused bool
+	}{
+		{`{"jsonrpc":"2.0","id":"hello","error":{"code":-32001,"message":"unknown token"}}`, true},
+		{`{"jsonrpc":"2.0","id":"hello","error":{"code":-32603,"message":"internal error"}}`, false},
+		{`{"jsonrpc":"2.0","id":"hello","result":{"channel":"default"}}`, false},
+		{`{"jsonrpc":"2.0","id":"r1","error":{"code":-32001,"message":"unknown token"}}`, false},
+		{`{"jsonrpc":"2.0","method":"notifications/formbridge/heartbeat"}`, false},
+		{`not json`, false},
+	} {
+		err := helloRefusal([]byte(tt.frame))
+		if (err != nil) != tt.refused || (err != nil && !errors.Is(err, ErrUnauthorized)) {
+			t.Errorf("helloRefusal(%s) = %v, want refused %v", tt.frame, err, tt.refused)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -29,6 +30,9 @@ func (c *Client) session(ctx context.Context) (online bool, err error) {
 	dctx, cancel := context.WithTimeout(ctx, dialTimeout)
 	conn, greeted, err := c.connect(dctx)
 	cancel()
+	if errors.Is(err, ErrUnauthorized) {
+		return false, err // the page's early connection was refused
+	}
 	if err != nil {
 		return false, fmt.Errorf("failed to connect to the bridge: %w", err)
 	}
@@ -78,8 +82,8 @@ func (c *Client) session(ctx context.Context) (online bool, err error) {
 		switch {
 		case msg.IsResponse() && string(msg.ID) == helloID:
 			if msg.Error != nil {
-				if msg.Error.Code == wire.CodeUnauthorized {
-					return false, fmt.Errorf("%w: %s", ErrUnauthorized, msg.Error.Message)
+				if err := tokenRefused(msg.Error); err != nil {
+					return false, err
 				}
 				return false, fmt.Errorf("hello failed: %w", msg.Error)
 			}

@@ -25,6 +25,9 @@ type Options struct {
 	APIKey string      // of the HTTP API; "" turns the API off
 	WebDir string      // default: the repository's web folder (with the built app.wasm)
 	Env    map[string]string
+	// WrapGateway, when set, wraps the WebSocket endpoint: a test can
+	// slow or refuse a handshake with it.
+	WrapGateway func(http.Handler) http.Handler
 }
 
 // Bridge is a running bridge on 127.0.0.1.
@@ -76,7 +79,11 @@ func StartBridge(t testing.TB, opts *Options) *Bridge {
 		t.Fatalf("site: %v", err)
 	}
 	mux := http.NewServeMux()
-	mux.Handle(wire.Path, gateway.New(h, nil))
+	var gw http.Handler = gateway.New(h, nil)
+	if o.WrapGateway != nil {
+		gw = o.WrapGateway(gw)
+	}
+	mux.Handle(wire.Path, gw)
 	mux.Handle("/api/v1/", api.New(h, &api.Options{APIKey: o.APIKey}))
 	mux.Handle("/", siteHandler)
 

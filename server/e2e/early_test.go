@@ -1,7 +1,12 @@
 package e2e
 
 import (
+	"context"
+	"net/http"
+	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
@@ -81,8 +86,26 @@ func TestEarlyConnectionLost(t *testing.T) {
 	ctx := NewBrowser(t)
 	runFirst(t, ctx, recordSockets)
 
-	// Hold the wasm's download until the early connection is gone.
-	release := make(chan struct{})
+	release := holdWasm(t, ctx)
+	out := b.Elicit(t, noteQuestion, nil)
+	do(t, ctx, "open the widget", chromedp.Navigate(b.WidgetURL()))
+	waitJS(t, ctx, "the early connection to open", `__sockets.length === 1 && __sockets[0].ws.readyState === WebSocket.OPEN`)
+	b.DropWidgets()
+	waitJS(t, ctx, "the page to see it drop", `__sockets[0].ws.readyState === WebSocket.CLOSED`)
+	release()
+
+	waitForm(t, ctx)
+	sendNote(t, ctx, out)
+	if n := b.Upgrades(); n != 2 {
+		t.Errorf("the bridge took %d connections, want 2 (the early one, then the widget's)", n)
+	}
+}
+
+// holdWasm holds the page's download of app.wasm back until release is
+// called, as a slow network would.
+func holdWasm(t *testing.T, ctx context.Context) (release func()) {
+	t.Helper()
+	held := make(chan struct{})
 	paused := chromedp.Events(ctx, fetch.RequestPaused)
 	go func() {
 		for ev, err := range paused {
@@ -90,7 +113,7 @@ func TestEarlyConnectionLost(t *testing.T) {
 				return
 			}
 			select {
-			case <-release:
+			case <-held:
 			case <-ctx.Done():
 				return
 			}
@@ -100,17 +123,63 @@ func TestEarlyConnectionLost(t *testing.T) {
 	if _, err := chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*app.wasm*"}}}); err != nil {
 		t.Fatal(err)
 	}
+	return func() { close(held) }
+}
 
+// TestEarlyConnectionRefused: the bridge refuses the link's token on the
+// early connection before the wasm has arrived; the widget says so from
+// that refusal, without knocking again with the same token.
+func TestEarlyConnectionRefused(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	runFirst(t, ctx, recordSockets)
+	release := holdWasm(t, ctx)
+	do(t, ctx, "open with a wrong token", chromedp.Navigate(b.URL+"/#token=not-the-token"))
+	waitJS(t, ctx, "the early connection to be refused", `__sockets.length === 1 && __sockets[0].ws.readyState === WebSocket.CLOSED`)
+	release()
+	do(t, ctx, "the widget says so", chromedp.WaitVisible(chromedp.CSS(`[data-connection="offline"]`)))
+	// A retry would come after 1 s.
+	time.Sleep(3 * time.Second)
+	if n := b.Upgrades(); n != 1 {
+		t.Errorf("the page connected %d times with a refused token, want 1", n)
+	}
+	if got := eval[string](t, ctx, `document.body.innerText`); !strings.Contains(got, "not accepted") {
+		t.Errorf("the page does not say the link was not accepted:\n%s", got)
+	}
+}
+
+// TestEarlyConnectionSlowHandshake: the early connection's handshake is
+// slower than the widget's dial allows (15 s). The widget gives up on it
+// and dials; the early socket must not open later and say hello for a
+// widget that is gone, which the bridge would count as a second person
+// for good.
+func TestEarlyConnectionSlowHandshake(t *testing.T) {
+	var upgrades atomic.Int32
+	slowDone := make(chan struct{})
+	b := StartBridge(t, &Options{WrapGateway: func(gw http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if upgrades.Add(1) == 1 {
+				time.Sleep(17 * time.Second) // past the widget's dial timeout
+				close(slowDone)
+			}
+			gw.ServeHTTP(w, r)
+		})
+	}})
+	ctx := NewBrowser(t)
+	runFirst(t, ctx, recordSockets)
 	out := b.Elicit(t, noteQuestion, nil)
 	do(t, ctx, "open the widget", chromedp.Navigate(b.WidgetURL()))
-	waitJS(t, ctx, "the early connection to open", `__sockets.length === 1 && __sockets[0].ws.readyState === WebSocket.OPEN`)
-	b.DropWidgets()
-	waitJS(t, ctx, "the page to see it drop", `__sockets[0].ws.readyState === WebSocket.CLOSED`)
-	close(release)
-
 	waitForm(t, ctx)
-	sendNote(t, ctx, out)
-	if n := b.Upgrades(); n != 2 {
-		t.Errorf("the bridge took %d connections, want 2 (the early one, then the widget's)", n)
+	waitJS(t, ctx, "the early socket to be closed", `__sockets[0].ws.readyState === WebSocket.CLOSED`)
+	select {
+	case <-slowDone:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the slow handshake never ended")
 	}
+	// Time for a socket that opened late to say hello.
+	time.Sleep(2 * time.Second)
+	if n := b.Hub.Widgets("default"); n != 1 {
+		t.Errorf("the bridge counts %d widgets on the channel, want 1", n)
+	}
+	sendNote(t, ctx, out)
 }
