@@ -9,8 +9,12 @@
 //
 // Only on the bridge's own page, opened from a link with a #token= and no
 // #bridge=: a page in another page's frame gets its link by message, and
-// any other case is left to the widget. Linked async: it must not hold up
-// the page, and the widget copes with it running late or not at all.
+// any other case is left to the widget. Linked as a plain script, before
+// go-app's deferred loader: it is small and fetched alongside storage.js,
+// which holds the parser already, and then runs at once. Linked async, it
+// ran only after the page was parsed, on a busy 2-core machine so late
+// that the handshake's open event waited behind the wasm's start. The
+// widget copes with it running late or not at all.
 (() => {
   "use strict";
   const NAME = "formbridgeEarly";

@@ -27,7 +27,7 @@ type Options struct {
 	// Scripts are files of the web folder the page loads besides the
 	// widget, by their URL under /web/ (e.g. "/web/demo.js", the demo's
 	// panel). They run deferred, in order, after the widget's loader and
-	// warmup.js (connect.js runs as soon as it arrives).
+	// warmup.js.
 	Scripts []string
 }
 
@@ -73,7 +73,7 @@ func New(opts *Options) (http.Handler, error) {
 	static := "/v/" + version
 	scripts := widgetScripts(files)
 	if files.files[ConnectScript] != nil {
-		scripts = append([]string{"/web/" + ConnectScript + " async"}, scripts...)
+		scripts = append([]string{"/web/" + ConnectScript}, scripts...)
 	}
 	for _, src := range opts.Scripts {
 		name, ok := strings.CutPrefix(src, "/web/")
@@ -108,7 +108,8 @@ const WarmupScript = "warmup.js"
 
 // ConnectScript is the web folder's file that connects to the bridge and
 // says hello while the wasm loads, for the widget to take over. Only the
-// bridge's own page links it (async), when the folder has it: a static
+// bridge's own page links it, first and neither deferred nor async (it
+// must start before the page is parsed), when the folder has it: a static
 // site's bridge is named by its config.json, which the script cannot read.
 const ConnectScript = "connect.js"
 
