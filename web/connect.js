@@ -8,21 +8,34 @@
 // itself (app/client, predial); otherwise it closes it and dials.
 //
 // Only on the bridge's own page, opened from a link with a #token= and no
-// #bridge=: a page in another page's frame gets its link by message, and
-// any other case is left to the widget. Linked as a plain script, before
-// go-app's deferred loader: it is small and fetched alongside storage.js,
-// which holds the parser already, and then runs at once. Linked async, it
-// ran only after the page was parsed, on a busy 2-core machine so late
-// that the handshake's open event waited behind the wasm's start. The
-// widget copes with it running late or not at all.
+// #bridge= (or reloaded after one): a page in another page's frame gets
+// its link by message, and any other case is left to the widget. Linked
+// as a plain script, before go-app's deferred loader: it is small and
+// fetched alongside storage.js, which holds the parser already, and then
+// runs at once. Linked async, it ran only after the page was parsed, on a
+// busy 2-core machine so late that the handshake's open event waited
+// behind the wasm's start. The widget copes with it running late or not
+// at all.
 (() => {
   "use strict";
   const NAME = "formbridgeEarly";
   // The widget sets NAME to null when it has started without it.
   if (window[NAME] !== undefined || window.parent !== window || typeof WebSocket !== "function") return;
   const link = new URLSearchParams(location.hash.slice(1));
-  const token = (link.get("token") ?? "").trim();
-  if (token === "" || (link.get("bridge") ?? "").trim() !== "") return;
+  let token = (link.get("token") ?? "").trim();
+  let bridge = (link.get("bridge") ?? "").trim();
+  if (token === "") {
+    // A reload: the widget took the link out of the address and kept it
+    // in the tab's session storage (app/ui, linkKey).
+    try {
+      const kept = JSON.parse(sessionStorage.getItem("formbridge.link") ?? "{}");
+      token = String(kept?.token ?? "").trim();
+      bridge = String(kept?.bridge ?? "").trim();
+    } catch {
+      return; // storage blocked, or not a link: the widget will see
+    }
+  }
+  if (token === "" || bridge !== "") return;
 
   // The same as the widget's client.BridgeURL, helloFrame and dialBridge;
   // the widget compares them with its own before taking the connection.

@@ -43,8 +43,9 @@ func (w *widget) connect(ctx app.Context) {
 // or takes the one the page's script opened while the wasm loaded, when
 // the page's own link says where to connect (client.Predial): not inside
 // another page's frame, where the link arrives later by message, nor on a
-// static site, whose config.json may name another bridge. The fragment is
-// only read here; connect reads it again and clears it.
+// static site, whose config.json may name another bridge. The fragment
+// (or, on a reload, the link kept from it) is only read here; connect
+// reads it again and clears it.
 func predial() {
 	if app.IsClient {
 		client.Predial(predialOptions())
@@ -63,6 +64,9 @@ func predialOptions() client.Options {
 	}
 	loc := win.Get("location")
 	l := parseFragment(loc.Get("hash").String())
+	if l.Token == "" {
+		loadStored(linkKey, &l) // a reload
+	}
 	if l.Token == "" {
 		return client.Options{}
 	}

@@ -51,6 +51,31 @@ func TestEarlyConnection(t *testing.T) {
 	}
 }
 
+// TestEarlyConnectionOnReload: a reload has no token in its address (the
+// widget took it out and kept it in the tab's session storage), and
+// still connects early, from the link kept.
+func TestEarlyConnectionOnReload(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	runFirst(t, ctx, recordSockets)
+	openWidget(t, ctx, b)
+	waitJS(t, ctx, "the token to leave the address bar", `!location.href.includes("token=")`)
+	out := b.Elicit(t, noteQuestion, nil)
+	waitForm(t, ctx)
+	do(t, ctx, "reload", chromedp.Reload())
+	waitForm(t, ctx)
+	sendNote(t, ctx, out)
+	if n := eval[int](t, ctx, `__sockets.length`); n != 1 {
+		t.Errorf("the reloaded page opened %d WebSockets, want 1", n)
+	}
+	if !eval[bool](t, ctx, `__sockets[0].from.includes("connect.js")`) {
+		t.Errorf("the reloaded page's WebSocket was not the page script's: %s", eval[string](t, ctx, `__sockets[0].from`))
+	}
+	if n := b.Upgrades(); n != 2 {
+		t.Errorf("the bridge took %d connections over the load and the reload, want 2", n)
+	}
+}
+
 // TestEarlyConnectionNotTheWidgets: when the page's early connection
 // said a hello the widget would not have said, the widget closes it and
 // connects itself; the request waiting is shown and answered all the
