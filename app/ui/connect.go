@@ -26,12 +26,10 @@ func (w *widget) connect(ctx app.Context) {
 	}
 	pageURL, fragment := readFragment()
 	l := parseFragment(fragment)
-	if l.Token == "" {
-		loadStored(linkKey, &l)
-	} else {
+	if l.Token != "" {
 		storeLink(l) // for a reload, which has no fragment
 	}
-	if l.Token == "" {
+	if l = orKept(l); l.Token == "" {
 		w.noLink = true
 		w.state = connOffline
 		return
@@ -63,14 +61,24 @@ func predialOptions() client.Options {
 		return client.Options{}
 	}
 	loc := win.Get("location")
-	l := parseFragment(loc.Get("hash").String())
-	if l.Token == "" {
-		loadStored(linkKey, &l) // a reload
-	}
+	l := orKept(parseFragment(loc.Get("hash").String()))
 	if l.Token == "" {
 		return client.Options{}
 	}
 	return client.Options{URL: client.BridgeURL(loc.Get("href").String(), l.Bridge), Token: l.Token, ClientInfo: clientInfo}
+}
+
+// orKept is the fragment's link l, or, when it has no token (a reload),
+// the link this tab kept from an earlier fragment, whole: a fragment's
+// bridge is never paired with another link's token (web/connect.js
+// reads the kept link the same way).
+func orKept(l link) link {
+	if l.Token != "" {
+		return l
+	}
+	var kept link
+	loadStored(linkKey, &kept)
+	return kept
 }
 
 // resolve finds a static site's bridge (its config.json, else the link;

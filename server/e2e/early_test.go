@@ -76,6 +76,30 @@ func TestEarlyConnectionOnReload(t *testing.T) {
 	}
 }
 
+// TestEarlyConnectionKeptLinkWhole: a fragment naming a bridge but no
+// token, in a tab that kept a link: the page's script and the widget
+// both take the kept link whole, so there is one connection, not the
+// script's and then the widget's to a mix of the two links.
+func TestEarlyConnectionKeptLinkWhole(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	runFirst(t, ctx, recordSockets)
+	openWidget(t, ctx, b)
+	waitJS(t, ctx, "the token to leave the address bar", `!location.href.includes("token=")`)
+	before := b.Upgrades()
+	other := "ws" + strings.TrimPrefix(b.URL, "http") + "/ws?other"
+	do(t, ctx, "open with a bridge and no token",
+		chromedp.Navigate(b.URL+"/?again#bridge="+other),
+		chromedp.WaitVisible(chromedp.CSS(`[data-connection="online"]`)),
+	)
+	if n := eval[int](t, ctx, `__sockets.length`); n != 1 {
+		t.Errorf("the page opened %d WebSockets, want 1: %s", n, eval[string](t, ctx, `__sockets.map(s => s.ws.url).join(" ")`))
+	}
+	if n := b.Upgrades() - before; n != 1 {
+		t.Errorf("the bridge took %d connections for this load, want 1", n)
+	}
+}
+
 // TestEarlyConnectionNotTheWidgets: when the page's early connection
 // said a hello the widget would not have said, the widget closes it and
 // connects itself; the request waiting is shown and answered all the
