@@ -55,11 +55,7 @@ func TestEarlyConnection(t *testing.T) {
 // widget took it out and kept it in the tab's session storage), and
 // still connects early, from the link kept.
 func TestEarlyConnectionOnReload(t *testing.T) {
-	b := StartBridge(t, nil)
-	ctx := NewBrowser(t)
-	runFirst(t, ctx, recordSockets)
-	openWidget(t, ctx, b)
-	waitJS(t, ctx, "the token to leave the address bar", `!location.href.includes("token=")`)
+	b, ctx := openKeptLink(t)
 	out := b.Elicit(t, noteQuestion, nil)
 	waitForm(t, ctx)
 	do(t, ctx, "reload", chromedp.Reload())
@@ -81,11 +77,7 @@ func TestEarlyConnectionOnReload(t *testing.T) {
 // both take the kept link whole, so there is one connection, not the
 // script's and then the widget's to a mix of the two links.
 func TestEarlyConnectionKeptLinkWhole(t *testing.T) {
-	b := StartBridge(t, nil)
-	ctx := NewBrowser(t)
-	runFirst(t, ctx, recordSockets)
-	openWidget(t, ctx, b)
-	waitJS(t, ctx, "the token to leave the address bar", `!location.href.includes("token=")`)
+	b, ctx := openKeptLink(t)
 	before := b.Upgrades()
 	other := "ws" + strings.TrimPrefix(b.URL, "http") + "/ws?other"
 	do(t, ctx, "open with a bridge and no token",
@@ -148,6 +140,19 @@ func TestEarlyConnectionLost(t *testing.T) {
 	if n := b.Upgrades(); n != 2 {
 		t.Errorf("the bridge took %d connections, want 2 (the early one, then the widget's)", n)
 	}
+}
+
+// openKeptLink opens the widget from its link, recording sockets, and
+// waits until the widget has taken the token out of the address and
+// kept the link for reloads.
+func openKeptLink(t *testing.T) (*Bridge, context.Context) {
+	t.Helper()
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	runFirst(t, ctx, recordSockets)
+	openWidget(t, ctx, b)
+	waitJS(t, ctx, "the token to leave the address bar", `!location.href.includes("token=")`)
+	return b, ctx
 }
 
 // holdWasm holds the page's download of app.wasm back until release is
