@@ -116,7 +116,13 @@ func greetEarly(t *testing.T, url string, hello []byte) {
 	if err := conn.Write(t.Context(), websocket.MessageText, hello); err != nil {
 		t.Fatal(err)
 	}
-	p := &predialed{url: url, hello: hello, done: make(chan struct{}), conn: conn, greeted: true}
+	offerEarly(&predialed{url: url, hello: hello, conn: conn, greeted: true})
+}
+
+// offerEarly puts p, done, in Predial's place, as a page whose Predial
+// has finished would have it.
+func offerEarly(p *predialed) {
+	p.done = make(chan struct{})
 	close(p.done)
 	early.Lock()
 	early.started, early.p = true, p
@@ -209,11 +215,7 @@ func TestRefusedPageConnectionIsFatal(t *testing.T) {
 	b := &fakeBridge{t: t, serve: func(bc *bridgeConn) { bc.hello("secret", wire.HelloResult{}) }}
 	url := startBridge(t, b)
 	refusal := helloRefusal([]byte(`{"jsonrpc":"2.0","id":"hello","error":{"code":-32001,"message":"unknown token"}}`))
-	p := &predialed{url: url, hello: helloFrame("stale", testInfo), done: make(chan struct{}), refused: refusal}
-	close(p.done)
-	early.Lock()
-	early.started, early.p = true, p
-	early.Unlock()
+	offerEarly(&predialed{url: url, hello: helloFrame("stale", testInfo), refused: refusal})
 
 	rec := newRecorder()
 	c := New(Options{URL: url, Token: "stale", ClientInfo: testInfo, OnEvent: rec.on})

@@ -37,12 +37,7 @@ func TestEarlyConnection(t *testing.T) {
 	waitForm(t, ctx)
 	sendNote(t, ctx, out)
 
-	if n := eval[int](t, ctx, `__sockets.length`); n != 1 {
-		t.Errorf("the page opened %d WebSockets, want 1", n)
-	}
-	if !eval[bool](t, ctx, `__sockets[0].from.includes("connect.js")`) {
-		t.Errorf("the one WebSocket was not the page script's: %s", eval[string](t, ctx, `__sockets[0].from`))
-	}
+	wantScriptSocketOnly(t, ctx)
 	if n := b.Upgrades(); n != 1 {
 		t.Errorf("the bridge took %d connections, want 1", n)
 	}
@@ -61,12 +56,7 @@ func TestEarlyConnectionOnReload(t *testing.T) {
 	do(t, ctx, "reload", chromedp.Reload())
 	waitForm(t, ctx)
 	sendNote(t, ctx, out)
-	if n := eval[int](t, ctx, `__sockets.length`); n != 1 {
-		t.Errorf("the reloaded page opened %d WebSockets, want 1", n)
-	}
-	if !eval[bool](t, ctx, `__sockets[0].from.includes("connect.js")`) {
-		t.Errorf("the reloaded page's WebSocket was not the page script's: %s", eval[string](t, ctx, `__sockets[0].from`))
-	}
+	wantScriptSocketOnly(t, ctx)
 	if n := b.Upgrades(); n != 2 {
 		t.Errorf("the bridge took %d connections over the load and the reload, want 2", n)
 	}
@@ -139,6 +129,18 @@ func TestEarlyConnectionLost(t *testing.T) {
 	sendNote(t, ctx, out)
 	if n := b.Upgrades(); n != 2 {
 		t.Errorf("the bridge took %d connections, want 2 (the early one, then the widget's)", n)
+	}
+}
+
+// wantScriptSocketOnly checks that the page (as last loaded) opened one
+// WebSocket, and that web/connect.js opened it.
+func wantScriptSocketOnly(t *testing.T, ctx context.Context) {
+	t.Helper()
+	if n := eval[int](t, ctx, `__sockets.length`); n != 1 {
+		t.Errorf("the page opened %d WebSockets, want 1", n)
+	}
+	if !eval[bool](t, ctx, `__sockets[0].from.includes("connect.js")`) {
+		t.Errorf("the page's WebSocket was not the page script's: %s", eval[string](t, ctx, `__sockets[0].from`))
 	}
 }
 

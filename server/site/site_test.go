@@ -344,20 +344,10 @@ func TestWarmupScript(t *testing.T) {
 // immutable URL, neither deferred nor async, so it runs before go-app's
 // deferred loader; a web folder without one gives a page without it.
 func TestStorageScript(t *testing.T) {
-	page := string(get(t, newSite(t, &Options{WebDir: webDir(t, "")}), "/").body)
-	tag, _, _ := scriptTag(page, "storage.js")
-	if tag == "" {
-		t.Fatalf("the page does not load storage.js from a versioned URL:\n%s", page)
-	}
-	if strings.Contains(tag, "defer") || strings.Contains(tag, "async") {
-		t.Errorf("storage.js would run after go-app's loader: %s", tag)
-	}
+	page := plainScript(t, "storage.js")
 	// The whole tag: go-app writes its attributes in no fixed order.
 	if loader := regexp.MustCompile(`<script[^>]* src="[^"]*/app\.js"[^>]*>`).FindString(page); !strings.Contains(loader, " defer") {
 		t.Errorf("go-app's loader is not deferred, so storage.js may come after it:\n%s", page)
-	}
-	if page := pageWithout(t, "storage.js"); strings.Contains(page, "storage.js") {
-		t.Errorf("a web folder without storage.js gives a page loading it:\n%s", page)
 	}
 }
 
@@ -366,17 +356,27 @@ func TestStorageScript(t *testing.T) {
 // starts while the page is still being parsed; a web folder without one
 // gives a page without it.
 func TestConnectScript(t *testing.T) {
+	plainScript(t, "connect.js")
+}
+
+// plainScript checks that the widget page loads the web folder's script
+// name from its versioned URL, neither deferred nor async (it runs as
+// the page is parsed), and that a folder without it gives a page without
+// it. It returns the page.
+func plainScript(t *testing.T, name string) string {
+	t.Helper()
 	page := string(get(t, newSite(t, &Options{WebDir: webDir(t, "")}), "/").body)
-	tag, _, _ := scriptTag(page, "connect.js")
+	tag, _, _ := scriptTag(page, name)
 	if tag == "" {
-		t.Fatalf("the page does not load connect.js from a versioned URL:\n%s", page)
+		t.Fatalf("the page does not load %s from a versioned URL:\n%s", name, page)
 	}
 	if strings.Contains(tag, "defer") || strings.Contains(tag, "async") {
-		t.Errorf("connect.js waits for the page to be parsed: %s", tag)
+		t.Errorf("%s waits for the page to be parsed: %s", name, tag)
 	}
-	if page := pageWithout(t, "connect.js"); strings.Contains(page, "connect.js") {
-		t.Errorf("a web folder without connect.js gives a page loading it:\n%s", page)
+	if without := pageWithout(t, name); strings.Contains(without, name) {
+		t.Errorf("a web folder without %s gives a page loading it:\n%s", name, without)
 	}
+	return page
 }
 
 func TestEmbeddedWebFolder(t *testing.T) {
