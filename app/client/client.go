@@ -125,20 +125,35 @@ func (c *Client) Respond(id string, result wire.ElicitResult) error {
 	if conn == nil {
 		return ErrOffline
 	}
-	idJSON, err := json.Marshal(id)
-	if err != nil {
-		return fmt.Errorf("failed to encode request id: %w", err)
-	}
-	msg, err := wire.NewResult(idJSON, result)
+	b, err := AnswerFrame(id, result)
 	if err != nil {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
 	defer cancel()
-	if err := writeMessage(ctx, conn, msg); err != nil {
+	if err := conn.Write(ctx, websocket.MessageText, b); err != nil {
 		return fmt.Errorf("failed to send the answer: %w", err)
 	}
 	return nil
+}
+
+// AnswerFrame is the frame Respond sends for request id. The widget's
+// warm-up encodes one for its sample too, so that the browser has
+// compiled the encoding before a person's first Send.
+func AnswerFrame(id string, result wire.ElicitResult) ([]byte, error) {
+	idJSON, err := json.Marshal(id)
+	if err != nil {
+		return nil, fmt.Errorf("failed to encode request id: %w", err)
+	}
+	msg, err := wire.NewResult(idJSON, result)
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(msg)
+	if err != nil {
+		return nil, fmt.Errorf("failed to encode the answer: %w", err)
+	}
+	return b, nil
 }
 
 func writeMessage(ctx context.Context, conn *websocket.Conn, msg *wire.Message) error {

@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"testing"
 	"time"
 
@@ -213,5 +214,14 @@ func TestRespondBeforeConnect(t *testing.T) {
 	c := New(Options{URL: "ws://127.0.0.1:1/ws"})
 	if err := c.Respond("r1", wire.ElicitResult{Action: wire.ActionDecline}); !errors.Is(err, ErrOffline) {
 		t.Errorf("Respond = %v, want ErrOffline", err)
+	}
+}
+
+// An answer that cannot be encoded is an error, not a frame.
+func TestAnswerFrameUnencodable(t *testing.T) {
+	t.Parallel()
+	b, err := AnswerFrame("r1", wire.ElicitResult{Action: wire.ActionAccept, Content: map[string]any{"n": math.NaN()}})
+	if err == nil || b != nil {
+		t.Errorf("AnswerFrame with NaN = %s, %v; want an error", b, err)
 	}
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -12,7 +13,7 @@ import (
 
 // warmSchema is the schema warmSample's form is the bridge's reading of.
 const warmSchema = `{"type":"object","properties":{` +
-	`"name":{"type":"string","title":"Name","description":"Aa","maxLength":80},` +
+	`"name":{"type":"string","title":"Name","description":"Aa","maxLength":80,"default":"Aa"},` +
 	`"note":{"type":"string","title":"Note"},` +
 	`"email":{"type":"string","title":"Email","format":"email"},` +
 	`"day":{"type":"string","title":"Day","format":"date"},` +
@@ -208,5 +209,25 @@ func TestWarmupStartsOnlyIdle(t *testing.T) {
 	w.warmStep(ctx)
 	if !w.warm.done || w.warm.running {
 		t.Errorf("after a quiet spell: done %v, running %v; want the collection, then stopped", w.warm.done, w.warm.running)
+	}
+}
+
+// The warm-up's answer takes the path a person's Send of the untouched
+// sample would: its draft passes the check, and the frame it encodes is
+// the accept, with the defaults, that Respond would send.
+func TestWarmAnswerIsASend(t *testing.T) {
+	t.Parallel()
+	frame := warmAnswer(sampleItem(1))
+	if frame == nil {
+		t.Fatal("the sample's draft does not pass the check: the warm-up misses the code a Send runs")
+	}
+	var msg wire.Message
+	var got wire.ElicitResult
+	if err := json.Unmarshal(frame, &msg); err != nil || !msg.IsResponse() || json.Unmarshal(msg.Result, &got) != nil {
+		t.Fatalf("frame %s is not an answer (%v)", frame, err)
+	}
+	want := wire.ElicitResult{Action: wire.ActionAccept, Content: map[string]any{"name": "Aa", "ok": true}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("the sample's answer (-want +got):\n%s", diff)
 	}
 }
