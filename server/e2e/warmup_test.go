@@ -69,7 +69,9 @@ func TestWarmupFormUnseen(t *testing.T) {
 	ctx := NewBrowser(t)
 	runFirst(t, ctx, formRecorder)
 	openWidget(t, ctx, b)
-	waitJS(t, ctx, "the warm-up's rounds", `window.__fbForms.length >= 8 && document.querySelector("form") === null`)
+	// One form per round (the second sample replaces the first in its
+	// card): app/ui's warmRounds of them, and none left, is the end.
+	waitJS(t, ctx, "the warm-up's rounds", `window.__fbForms.length >= 20 && document.querySelector("form") === null`)
 	type seen struct{ Hidden, ID bool }
 	for i, f := range eval[[]seen](t, ctx, `window.__fbForms`) {
 		if !f.Hidden || f.ID {
