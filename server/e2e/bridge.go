@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -40,6 +41,7 @@ type Bridge struct {
 	mu       sync.Mutex
 	widgets  map[net.Conn]bool // upgraded connections still open
 	upgrades int
+	requests []string // "GET /path" of every HTTP request, in order
 }
 
 // WebDir is the repository's web folder, where make wasm writes app.wasm,
@@ -92,7 +94,13 @@ func StartBridge(t testing.TB, opts *Options) *Bridge {
 		t.Fatalf("listen: %v", err)
 	}
 	b := &Bridge{Hub: h, APIKey: o.APIKey, Token: h.DefaultToken(), widgets: map[net.Conn]bool{}}
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ConnState: b.track}
+	logged := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b.mu.Lock()
+		b.requests = append(b.requests, r.Method+" "+r.URL.Path)
+		b.mu.Unlock()
+		mux.ServeHTTP(w, r)
+	})
+	srv := &http.Server{Handler: logged, ReadHeaderTimeout: 10 * time.Second, ConnState: b.track}
 	go srv.Serve(ln)
 	t.Cleanup(func() {
 		// Settle every pending caller first, then drop the connections.
@@ -135,6 +143,14 @@ func (b *Bridge) Upgrades() int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.upgrades
+}
+
+// Requests lists the HTTP requests the bridge has had, as "GET /path",
+// in order.
+func (b *Bridge) Requests() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return slices.Clone(b.requests)
 }
 
 // WidgetURL is the link a person opens: the token in the fragment.

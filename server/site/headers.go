@@ -12,13 +12,14 @@ type securityHeaders struct {
 }
 
 // newSecurityHeaders builds the policy. The widget needs:
-//   - script-src 'wasm-unsafe-eval' to compile app.wasm (no eval otherwise);
+//   - script-src 'wasm-unsafe-eval' to compile app.wasm (no eval otherwise),
+//     and the hashes of the page's own inline scripts (widgetScripts);
 //   - style-src-attr 'unsafe-inline' because go-app writes style
 //     attributes with setAttribute; style elements stay 'self' only;
 //   - connect-src 'self' for the WebSocket to its own bridge;
 //   - img-src data: for small images a stylesheet may inline;
 //   - frame-ancestors: the hosts allowed to embed the widget in an iframe.
-func newSecurityHeaders(allowedOrigins []string) (*securityHeaders, error) {
+func newSecurityHeaders(allowedOrigins, scriptHashes []string) (*securityHeaders, error) {
 	ancestors := []string{"'self'"}
 	for _, o := range allowedOrigins {
 		o = strings.TrimSpace(o)
@@ -32,7 +33,7 @@ func newSecurityHeaders(allowedOrigins []string) (*securityHeaders, error) {
 	}
 	csp := strings.Join([]string{
 		"default-src 'self'",
-		"script-src 'self' 'wasm-unsafe-eval'",
+		scriptSrc(scriptHashes),
 		"style-src 'self'",
 		"style-src-attr 'unsafe-inline'",
 		"img-src 'self' data:",

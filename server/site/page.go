@@ -16,14 +16,23 @@ const (
 	viewport      = `content="width=device-width, initial-scale=1, viewport-fit=cover"`
 )
 
-// servePage runs go-app's handler into a buffer and fixes its HTML pages.
-// go-app's responses are small (the page and a few generated scripts).
-func (s *site) servePage(w http.ResponseWriter, r *http.Request) {
+// servePage runs go-app's handler into a buffer and fixes its HTML pages:
+// the viewport, and the loader's files linked under the version. go-app's
+// responses are small (the page and a few generated scripts). immutable
+// serves one of loaderFiles under its versioned URL.
+func (s *site) servePage(w http.ResponseWriter, r *http.Request, immutable bool) {
 	rec := &pageRecorder{header: w.Header(), code: http.StatusOK}
 	s.app.ServeHTTP(rec, r)
+	if immutable {
+		w.Header().Set("Cache-Control", cacheImmutable)
+	}
 	body := rec.body.Bytes()
 	if strings.HasPrefix(w.Header().Get("Content-Type"), "text/html") {
 		body = bytes.Replace(body, []byte(goappViewport), []byte(viewport), 1)
+		for _, f := range loaderFiles {
+			// Quoted, as go-app writes each in a src or href attribute.
+			body = bytes.ReplaceAll(body, []byte(`"`+f+`"`), []byte(`"`+s.static+f+`"`))
+		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	}

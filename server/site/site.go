@@ -10,6 +10,7 @@ import (
 	"maps"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -57,7 +58,8 @@ func New(opts *Options) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	sec, err := newSecurityHeaders(opts.AllowedOrigins)
+	scripts := widgetScripts(files, ConnectScript, StorageScript)
+	sec, err := newSecurityHeaders(opts.AllowedOrigins, scripts.hashes)
 	if err != nil {
 		return nil, err
 	}
@@ -71,16 +73,13 @@ func New(opts *Options) (http.Handler, error) {
 		version = opts.Version + "-" + version
 	}
 	static := "/v/" + version
-	scripts := widgetScripts(files)
-	if files.files[ConnectScript] != nil {
-		scripts = append([]string{"/web/" + ConnectScript}, scripts...)
-	}
+	linked := scripts.linked
 	for _, src := range opts.Scripts {
 		name, ok := strings.CutPrefix(src, "/web/")
 		if !ok || files.files[name] == nil {
 			return nil, fmt.Errorf("site: script %q is not a file of the web folder (want /web/<name>)", src)
 		}
-		scripts = append(scripts, src+" defer")
+		linked = append(linked, src+" defer")
 	}
 	env := map[string]string{}
 	maps.Copy(env, opts.Env) // go-app writes into the map it is given
@@ -88,50 +87,14 @@ func New(opts *Options) (http.Handler, error) {
 	s := &site{
 		assets:    files,
 		security:  sec,
+		static:    static,
 		versioned: static + "/web/",
 		app:       newAppHandler(version, env, versionedResources{static: static}),
 	}
 	s.app.WasmContentLengthHeader = wasmLengthHeader
-	s.app.Scripts = scripts // go-app links them under the versioned URL
+	s.app.Scripts = linked // go-app links them under the versioned URL
+	s.app.RawHeaders = scripts.inline
 	return s, nil
-}
-
-// DemoScript is the web folder's file with the demo's panel, which only
-// the demo's page loads (Options.Scripts); a static site has no demo and
-// leaves it out.
-const DemoScript = "demo.js"
-
-// WarmupScript is the web folder's file that lays out a hidden sample
-// form while the wasm loads, so the first real form does not pay a tab's
-// first layout of form controls. Pages link it when the folder has it.
-const WarmupScript = "warmup.js"
-
-// ConnectScript is the web folder's file that connects to the bridge and
-// says hello while the wasm loads, for the widget to take over. Only the
-// bridge's own page links it, first and neither deferred nor async (it
-// must start before the page is parsed), when the folder has it: a static
-// site's bridge is named by its config.json, which the script cannot read.
-const ConnectScript = "connect.js"
-
-// StorageScript is the web folder's file that stands in for the page's
-// storage when the browser blocks it (go-app stops at start without).
-// Pages link it, without defer, when the folder has it.
-const StorageScript = "storage.js"
-
-// widgetScripts are the scripts of the web folder every widget page
-// loads, when the folder has them (a folder for some other go-app
-// program, like the benchmarks' floors, does not): the storage stand-in
-// at once, before go-app's deferred loader runs; then, deferred after
-// it, the warm-up.
-func widgetScripts(files *assets) []string {
-	var scripts []string
-	if files.files[StorageScript] != nil {
-		scripts = append(scripts, "/web/"+StorageScript)
-	}
-	if files.files[WarmupScript] != nil {
-		scripts = append(scripts, "/web/"+WarmupScript+" defer")
-	}
-	return scripts
 }
 
 // newAppHandler is go-app's handler as both the bridge's page and the
@@ -167,8 +130,18 @@ type site struct {
 	app       *app.Handler
 	assets    *assets
 	security  *securityHeaders
+	static    string // "/v/<version>"
 	versioned string // "/v/<version>/web/": URLs the page links to, immutable
 }
+
+// loaderFiles are what go-app generates and the page links from the
+// site's root: its loader, Go's wasm support and its stylesheet. They
+// change only with the build, so the page links them under the version
+// instead, cached for a year: on a second visit the browser runs the
+// loader, which starts the wasm, without first asking the bridge whether
+// they changed (a round trip on a real network; on loopback the answers
+// queued behind the page's own scripts).
+var loaderFiles = []string{"/app.js", "/wasm_exec.js", "/app.css"}
 
 func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.security.set(w.Header())
@@ -183,13 +156,19 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			name, ok = p[1:], true
 		}
 		if !ok {
+			if f, ok := strings.CutPrefix(p, s.static); ok && slices.Contains(loaderFiles, f) {
+				r2 := r.Clone(r.Context())
+				r2.URL.Path = f
+				s.servePage(w, r2, true)
+				return
+			}
 			if strings.HasPrefix(p, "/v/") {
 				// An older or newer version's asset: never serve other
 				// bytes under an immutable URL.
 				http.NotFound(w, r)
 				return
 			}
-			s.servePage(w, r)
+			s.servePage(w, r, false)
 			return
 		}
 	}

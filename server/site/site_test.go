@@ -3,6 +3,8 @@ package site
 import (
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
+	"encoding/base64"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -232,6 +234,44 @@ func TestVersionFollowsContent(t *testing.T) {
 	}
 }
 
+// go-app's loader, Go's wasm support and go-app's stylesheet are linked
+// under the version and cached for a year, so a second visit starts the
+// wasm without asking the bridge about them first; their bare URLs still
+// answer, revalidated, and another version's are not found.
+func TestLoaderFilesVersioned(t *testing.T) {
+	h := newSite(t, &Options{WebDir: webDir(t, ""), Version: "v1.2.3"})
+	page := string(get(t, h, "/").body)
+	for _, f := range []string{"app.js", "wasm_exec.js", "app.css"} {
+		if strings.Contains(page, `"/`+f+`"`) {
+			t.Errorf("the page links /%s, which a browser revalidates on every visit:\n%s", f, page)
+		}
+		m := regexp.MustCompile(`"(/v/v1\.2\.3-[0-9a-f]{16}/` + regexp.QuoteMeta(f) + `)"`).FindStringSubmatch(page)
+		if m == nil {
+			t.Errorf("the page does not link %s under the version:\n%s", f, page)
+			continue
+		}
+		versioned, bare := get(t, h, m[1]), get(t, h, "/"+f)
+		if versioned.code != http.StatusOK || len(versioned.body) == 0 || !bytes.Equal(versioned.body, bare.body) {
+			t.Errorf("GET %s = %d, %d bytes; want 200 and the %d bytes of /%s", m[1], versioned.code, len(versioned.body), len(bare.body), f)
+		}
+		if got := versioned.header.Get("Cache-Control"); got != "public, max-age=31536000, immutable" {
+			t.Errorf("%s: Cache-Control %q, want immutable for a year", m[1], got)
+		}
+		if got, want := versioned.header.Get("Content-Type"), bare.header.Get("Content-Type"); got != want || got == "" {
+			t.Errorf("%s: Content-Type %q, want %q", m[1], got, want)
+		}
+		if got := bare.header.Get("Cache-Control"); got != "no-cache" {
+			t.Errorf("/%s: Cache-Control %q, want no-cache", f, got)
+		}
+		if res := get(t, h, "/v/v1.2.2-0123456789abcdef/"+f); res.code != http.StatusNotFound {
+			t.Errorf("another version's %s: %d, want 404", f, res.code)
+		}
+	}
+	if n := len(regexp.MustCompile(`"/v/[^"/]+/app\.css"`).FindAllString(page, -1)); n != 2 {
+		t.Errorf("the page names go-app's stylesheet %d times, want 2 (preloaded, then linked):\n%s", n, page)
+	}
+}
+
 func TestStableAndStaleURLs(t *testing.T) {
 	h := newSite(t, &Options{WebDir: webDir(t, "")})
 	js := get(t, h, "/web/embed.js")
@@ -340,43 +380,97 @@ func TestWarmupScript(t *testing.T) {
 	}
 }
 
-// Every widget page loads the storage stand-in (storage.js) from its
-// immutable URL, neither deferred nor async, so it runs before go-app's
-// deferred loader; a web folder without one gives a page without it.
+// Every widget page runs the storage stand-in (storage.js) as it is
+// parsed, before go-app's deferred loader, from the page itself; a web
+// folder without one gives a page without it.
 func TestStorageScript(t *testing.T) {
-	page := plainScript(t, "storage.js")
+	page := inlineScript(t, "storage.js")
 	// The whole tag: go-app writes its attributes in no fixed order.
 	if loader := regexp.MustCompile(`<script[^>]* src="[^"]*/app\.js"[^>]*>`).FindString(page); !strings.Contains(loader, " defer") {
 		t.Errorf("go-app's loader is not deferred, so storage.js may come after it:\n%s", page)
 	}
 }
 
-// The bridge's page loads connect.js (the connection opened while the
-// wasm loads) from its immutable URL, neither deferred nor async, so it
-// starts while the page is still being parsed; a web folder without one
-// gives a page without it.
+// The bridge's page runs connect.js (the connection opened while the
+// wasm loads) as it is parsed, from the page itself; a web folder
+// without one gives a page without it.
 func TestConnectScript(t *testing.T) {
-	plainScript(t, "connect.js")
+	inlineScript(t, "connect.js")
 }
 
-// plainScript checks that the widget page loads the web folder's script
-// name from its versioned URL, neither deferred nor async (it runs as
-// the page is parsed), and that a folder without it gives a page without
-// it. It returns the page.
-func plainScript(t *testing.T, name string) string {
+// inlineScript checks that the widget page carries the web folder's
+// script name in an inline script element, named after the file, that
+// the page's policy allows by its hash and allows nothing else inline,
+// and that a folder without it gives a page without it. It returns the
+// page.
+func inlineScript(t *testing.T, name string) string {
 	t.Helper()
-	page := string(get(t, newSite(t, &Options{WebDir: webDir(t, "")}), "/").body)
-	tag, _, _ := scriptTag(page, name)
-	if tag == "" {
-		t.Fatalf("the page does not load %s from a versioned URL:\n%s", name, page)
+	res := get(t, newSite(t, &Options{WebDir: webDir(t, "")}), "/")
+	page := string(res.body)
+	text, ok := inlineText(page, name)
+	if !ok {
+		t.Fatalf("the page does not carry %s:\n%s", name, page)
 	}
-	if strings.Contains(tag, "defer") || strings.Contains(tag, "async") {
-		t.Errorf("%s waits for the page to be parsed: %s", name, tag)
+	file, err := os.ReadFile(filepath.Join(webDir(t, ""), name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(text, string(file)) {
+		t.Errorf("the page's %s is %q, want the file's text %q", name, text, file)
+	}
+	sum := sha256.Sum256([]byte(text))
+	csp := res.header.Get("Content-Security-Policy")
+	if !strings.Contains(csp, "'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'") {
+		t.Errorf("the policy %q does not allow the page's %s by its hash", csp, name)
+	}
+	if strings.Contains(csp, "unsafe-inline") && !strings.Contains(csp, "style-src-attr 'unsafe-inline'") {
+		t.Errorf("the policy allows any inline code: %q", csp)
+	}
+	if tag, _, _ := scriptTag(page, name); tag != "" {
+		t.Errorf("the page also links %s: %s", name, tag)
 	}
 	if without := pageWithout(t, name); strings.Contains(without, name) {
-		t.Errorf("a web folder without %s gives a page loading it:\n%s", name, without)
+		t.Errorf("a web folder without %s gives a page with it:\n%s", name, without)
 	}
 	return page
+}
+
+// inlineText is the text of the page's inline script named name by its
+// sourceURL comment.
+func inlineText(page, name string) (string, bool) {
+	m := regexp.MustCompile(`(?s)<script>([^<]*//# sourceURL=` + regexp.QuoteMeta(name) + `\n)</script>`).FindStringSubmatch(page)
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
+}
+
+// A script whose text would end the page's script element early is not
+// put in the page: it is linked from its immutable URL, as a plain
+// script, so it still runs as the page is parsed.
+func TestScriptThatCannotBeInline(t *testing.T) {
+	for _, text := range []string{`const s = "</script><img src=x onerror=alert(1)>";`, "// <!-- <script>", "x = '</SCRIPT >'"} {
+		dir := webDir(t, "")
+		if err := os.WriteFile(filepath.Join(dir, "connect.js"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res := get(t, newSite(t, &Options{WebDir: dir}), "/")
+		page := string(res.body)
+		if strings.Contains(page, text) {
+			t.Errorf("the page carries %q inline:\n%s", text, page)
+		}
+		tag, src, _ := scriptTag(page, "connect.js")
+		if tag == "" || strings.Contains(tag, "defer") || strings.Contains(tag, "async") {
+			t.Errorf("connect.js with %q is not linked as a plain script: %q", text, tag)
+			continue
+		}
+		if js := get(t, newSite(t, &Options{WebDir: dir}), src); js.code != http.StatusOK || string(js.body) != text {
+			t.Errorf("GET %s = %d %q", src, js.code, js.body)
+		}
+		if _, ok := inlineText(page, "storage.js"); !ok {
+			t.Errorf("storage.js is no longer inline beside a linked connect.js:\n%s", page)
+		}
+	}
 }
 
 func TestEmbeddedWebFolder(t *testing.T) {

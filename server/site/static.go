@@ -78,8 +78,9 @@ func GenerateStatic(dir string, opts *StaticOptions) error {
 	// No WasmContentLengthHeader: a static host sends what it sends, and
 	// the loader falls back to Content-Length.
 	h := newAppHandler(version, env, prefixedResources{prefix: prefix})
-	h.RawHeaders = append(h.RawHeaders, staticPolicy)
-	h.Scripts = widgetScripts(files)
+	scripts := widgetScripts(files, StorageScript)
+	h.RawHeaders = append([]string{staticPolicy(scripts.hashes)}, scripts.inline...) // the policy first: it rules only what follows it
+	h.Scripts = scripts.linked
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("failed to create %s: %w", dir, err)
 	}
@@ -114,9 +115,12 @@ func dropRenderURL(name string) error {
 // may open a WebSocket to any bridge, since the link or config.json names
 // it. A meta policy cannot say frame-ancestors; docs/EMBED.md asks hosts
 // that can set headers to send it.
-const staticPolicy = `<meta http-equiv="Content-Security-Policy" content="default-src 'self'; ` +
-	`script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; style-src-attr 'unsafe-inline'; ` +
-	`img-src 'self' data:; connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; form-action 'none'">`
+func staticPolicy(scriptHashes []string) string {
+	return `<meta http-equiv="Content-Security-Policy" content="default-src 'self'; ` +
+		scriptSrc(scriptHashes) +
+		`; style-src 'self'; style-src-attr 'unsafe-inline'; ` +
+		`img-src 'self' data:; connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; form-action 'none'">`
+}
 
 // cleanPrefix turns "approvals", "/approvals/" or "/a/b" into "/approvals"
 // or "/a/b", and "" or "/" into "". It refuses what would not stay a path

@@ -2,6 +2,8 @@ package site
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -50,7 +52,7 @@ func TestStaticSiteResolves(t *testing.T) {
 					refs[string(m[1])+string(m[2])] = true
 				}
 			}
-			for _, want := range []string{tc.mount + "app.js", tc.mount + "wasm_exec.js", tc.mount + "web/app.css", tc.mount + "web/app.wasm", tc.mount + "app-worker.js", tc.mount + "web/warmup.js", tc.mount + "web/storage.js"} {
+			for _, want := range []string{tc.mount + "app.js", tc.mount + "wasm_exec.js", tc.mount + "web/app.css", tc.mount + "web/app.wasm", tc.mount + "app-worker.js", tc.mount + "web/warmup.js"} {
 				if !refs[want] {
 					t.Errorf("the page never refers to %s; it refers to %v", want, refs)
 				}
@@ -103,6 +105,21 @@ func TestStaticSitePolicy(t *testing.T) {
 		if !bytes.Contains(page, []byte(want)) {
 			t.Errorf("index.html lacks %s", want)
 		}
+	}
+	// The storage stand-in runs from the page itself, after the policy
+	// (which rules only what follows it) and allowed by its hash.
+	text, ok := inlineText(string(page), StorageScript)
+	if !ok {
+		t.Fatalf("index.html does not carry %s:\n%s", StorageScript, page)
+	}
+	sum := sha256.Sum256([]byte(text))
+	policy := bytes.Index(page, []byte(`http-equiv="Content-Security-Policy"`))
+	hash := bytes.Index(page, []byte("'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'"))
+	if hash < 0 || policy < 0 || hash < policy || bytes.Index(page, []byte(text)) < policy {
+		t.Errorf("the policy does not allow %s by its hash, or comes after it:\n%s", StorageScript, page)
+	}
+	if _, ok := inlineText(string(page), ConnectScript); ok {
+		t.Errorf("a static page carries %s, which cannot know its bridge", ConnectScript)
 	}
 }
 

@@ -1,0 +1,87 @@
+package site
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"strings"
+)
+
+// DemoScript is the web folder's file with the demo's panel, which only
+// the demo's page loads (Options.Scripts); a static site has no demo and
+// leaves it out.
+const DemoScript = "demo.js"
+
+// WarmupScript is the web folder's file that lays out a hidden sample
+// form while the wasm loads, so the first real form does not pay a tab's
+// first layout of form controls. Pages link it when the folder has it.
+const WarmupScript = "warmup.js"
+
+// ConnectScript is the web folder's file that connects to the bridge and
+// says hello while the wasm loads, for the widget to take over. Only the
+// bridge's own page runs it, as the page is parsed (see widgetScripts),
+// when the folder has it: a static site's bridge is named by its
+// config.json, which the script cannot read.
+const ConnectScript = "connect.js"
+
+// StorageScript is the web folder's file that stands in for the page's
+// storage when the browser blocks it (go-app stops at start without).
+// Pages run it as they are parsed, before go-app's loader, when the
+// folder has it.
+const StorageScript = "storage.js"
+
+// pageScripts are a page's scripts from the web folder.
+type pageScripts struct {
+	linked []string // for go-app's Handler.Scripts: "/web/<name>[ defer]"
+	inline []string // <script> elements, for go-app's Handler.RawHeaders
+	hashes []string // 'sha256-…' sources that allow the inline ones
+}
+
+// widgetScripts are the scripts of the web folder a widget page runs,
+// when the folder has them (a folder for some other go-app program, like
+// the benchmarks' floors, does not): first, as the page is parsed, the
+// ones named in parsing (connect.js, storage.js); then, deferred after
+// go-app's loader, the warm-up.
+//
+// The ones run as the page is parsed go into the page itself, allowed by
+// their hash in the Content-Security-Policy. Linked, each held the parser
+// until the browser had it, even from its cache, and go-app's loader,
+// deferred behind them, started the wasm's download ~50 ms later on a
+// warm load (docs/TEAM.md). A script whose text would end or confuse an
+// HTML script element is linked instead, as a plain script.
+func widgetScripts(files *assets, parsing ...string) pageScripts {
+	var s pageScripts
+	for _, name := range parsing {
+		f := files.files[name]
+		if f == nil {
+			continue
+		}
+		text := string(f.variants[""])
+		if !inlinable(text) {
+			s.linked = append(s.linked, "/web/"+name)
+			continue
+		}
+		// Named in stack traces and the browser's tools as the file.
+		text += "\n//# sourceURL=" + name + "\n"
+		sum := sha256.Sum256([]byte(text))
+		s.inline = append(s.inline, "<script>"+text+"</script>")
+		s.hashes = append(s.hashes, "'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'")
+	}
+	if files.files[WarmupScript] != nil {
+		s.linked = append(s.linked, "/web/"+WarmupScript+" defer")
+	}
+	return s
+}
+
+// inlinable reports whether text can be a script element's content as it
+// is: the HTML parser ends the element at "</script" and treats "<!--"
+// and "<script" inside it specially.
+func inlinable(text string) bool {
+	lower := strings.ToLower(text)
+	return !strings.Contains(lower, "</script") && !strings.Contains(lower, "<!--") && !strings.Contains(lower, "<script")
+}
+
+// scriptSrc is the policy's script-src: the site's own files, compiling
+// the wasm, and the page's inline scripts by their hashes.
+func scriptSrc(hashes []string) string {
+	return strings.Join(append([]string{"script-src 'self' 'wasm-unsafe-eval'"}, hashes...), " ")
+}
