@@ -9,13 +9,11 @@
 //
 // Only on the bridge's own page, opened from a link with a #token= and no
 // #bridge= (or reloaded after one): a page in another page's frame gets
-// its link by message, and any other case is left to the widget. Linked
-// as a plain script, before go-app's deferred loader: it is small and
-// fetched alongside storage.js, which holds the parser already, and then
-// runs at once. Linked async, it ran only after the page was parsed, on a
-// busy 2-core machine so late that the handshake's open event waited
-// behind the wasm's start. The widget copes with it running late or not
-// at all.
+// its link by message, and any other case is left to the widget. In the
+// page itself (server/site), it runs as the page is parsed, before
+// go-app's deferred loader. Deferred or async, it ran so late that the
+// handshake's open event waited behind the wasm's start. The widget copes
+// with it running late or not at all.
 (() => {
   "use strict";
   const NAME = "formbridgeEarly";

@@ -5,7 +5,8 @@
 // sessionStorage, and go-app reads localStorage as it starts: the widget
 // would stop before showing anything. In their place goes a store that
 // lasts as long as the page, so the only loss is a draft kept over a
-// reload. Linked without defer, it runs before go-app's loader.
+// reload. In the page itself (server/site), it runs as the page is
+// parsed, before go-app's loader.
 (() => {
   "use strict";
   class PageStorage {

@@ -29,10 +29,7 @@ func (s *site) servePage(w http.ResponseWriter, r *http.Request, immutable bool)
 	body := rec.body.Bytes()
 	if strings.HasPrefix(w.Header().Get("Content-Type"), "text/html") {
 		body = bytes.Replace(body, []byte(goappViewport), []byte(viewport), 1)
-		for _, f := range loaderFiles {
-			// Quoted, as go-app writes each in a src or href attribute.
-			body = bytes.ReplaceAll(body, []byte(`"`+f+`"`), []byte(`"`+s.static+f+`"`))
-		}
+		body = s.versionLoader(body)
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	}
@@ -62,4 +59,25 @@ func (p *pageRecorder) WriteHeader(code int) {
 func (p *pageRecorder) Write(b []byte) (int, error) {
 	p.WriteHeader(http.StatusOK)
 	return p.body.Write(b)
+}
+
+// versionLoader links go-app's loader files under the version in the
+// page's head, where go-app writes them as src and href attributes. The
+// rewrite stops at the page's own inline scripts (the first attribute-less
+// <script>), whose text must stay as hashed, or else at </head>.
+func (s *site) versionLoader(page []byte) []byte {
+	end := bytes.Index(page, []byte("<script>"))
+	if head := bytes.Index(page, []byte("</head>")); end < 0 || (head >= 0 && head < end) {
+		end = head
+	}
+	if end < 0 {
+		return page
+	}
+	head := page[:end]
+	for _, f := range loaderFiles {
+		for _, attr := range []string{` src="`, ` href="`} {
+			head = bytes.ReplaceAll(head, []byte(attr+f+`"`), []byte(attr+s.static+f+`"`))
+		}
+	}
+	return append(head[:len(head):len(head)], page[end:]...)
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"strings"
+	"unicode/utf8"
 )
 
 // DemoScript is the web folder's file with the demo's panel, which only
@@ -55,8 +56,8 @@ func widgetScripts(files *assets, parsing ...string) pageScripts {
 		if f == nil {
 			continue
 		}
-		text := string(f.variants[""])
-		if !inlinable(text) {
+		text, ok := inlineText(f.variants[""])
+		if !ok {
 			s.linked = append(s.linked, "/web/"+name)
 			continue
 		}
@@ -72,12 +73,24 @@ func widgetScripts(files *assets, parsing ...string) pageScripts {
 	return s
 }
 
-// inlinable reports whether text can be a script element's content as it
-// is: the HTML parser ends the element at "</script" and treats "<!--"
-// and "<script" inside it specially.
-func inlinable(text string) bool {
+// inlineText is a script's text as the browser will read it inside a
+// script element, the text its hash must be taken of: the HTML parser
+// turns "\r\n" and "\r" into "\n". It reports false for text that cannot
+// go into the element as it is: "</script" ends the element, "<!--" and
+// "<script" change how the parser reads on, and the parser replaces NUL
+// and bytes that are not UTF-8, so the hash would no longer match.
+func inlineText(b []byte) (string, bool) {
+	text := strings.ReplaceAll(strings.ReplaceAll(string(b), "\r\n", "\n"), "\r", "\n")
+	if !utf8.ValidString(text) || strings.ContainsRune(text, 0) {
+		return "", false
+	}
 	lower := strings.ToLower(text)
-	return !strings.Contains(lower, "</script") && !strings.Contains(lower, "<!--") && !strings.Contains(lower, "<script")
+	for _, bad := range []string{"</script", "<!--", "<script"} {
+		if strings.Contains(lower, bad) {
+			return "", false
+		}
+	}
+	return text, true
 }
 
 // scriptSrc is the policy's script-src: the site's own files, compiling

@@ -5,11 +5,15 @@
 package site
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io/fs"
 	"maps"
 	"net/http"
 	"os"
+	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -65,13 +69,9 @@ func New(opts *Options) (http.Handler, error) {
 	}
 	registerRoutes()
 
-	// The version names the build and the exact web folder, so a rebuilt
-	// wasm always gets new URLs even when the build version string is
-	// unchanged (a "dev" build), and unchanged files keep theirs.
-	version := files.hash[:16]
-	if opts.Version != "" {
-		version = opts.Version + "-" + version
-	}
+	env := map[string]string{}
+	maps.Copy(env, opts.Env) // go-app writes into the map it is given
+	version := contentVersion(opts.Version, files, env)
 	static := "/v/" + version
 	linked := scripts.linked
 	for _, src := range opts.Scripts {
@@ -81,9 +81,6 @@ func New(opts *Options) (http.Handler, error) {
 		}
 		linked = append(linked, src+" defer")
 	}
-	env := map[string]string{}
-	maps.Copy(env, opts.Env) // go-app writes into the map it is given
-
 	s := &site{
 		assets:    files,
 		security:  sec,
@@ -95,6 +92,41 @@ func New(opts *Options) (http.Handler, error) {
 	s.app.Scripts = linked // go-app links them under the versioned URL
 	s.app.RawHeaders = scripts.inline
 	return s, nil
+}
+
+// contentVersion names what the versioned URLs hold: the build version,
+// then a hash of the web folder and of what go-app's generated files
+// hold besides (the Env its loader carries, Go's wasm support from this
+// toolchain, go-app's own version). A rebuilt wasm, or a changed Env,
+// always gets new URLs even when the build version string is unchanged
+// (a "dev" build), so no URL cached for a year ever means other bytes;
+// unchanged files keep theirs.
+func contentVersion(build string, files *assets, env map[string]string) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", files.hash, runtime.Version(), goappVersion())
+	for _, k := range slices.Sorted(maps.Keys(env)) {
+		fmt.Fprintf(h, "%q=%q\x00", k, env[k])
+	}
+	version := hex.EncodeToString(h.Sum(nil))[:16]
+	if build != "" {
+		version = build + "-" + version
+	}
+	return version
+}
+
+// goappVersion is the go-app module this binary was built with, "" when
+// the binary does not say.
+func goappVersion() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	for _, d := range info.Deps {
+		if d.Path == "github.com/maxence-charriere/go-app/v9" {
+			return d.Version
+		}
+	}
+	return ""
 }
 
 // newAppHandler is go-app's handler as both the bridge's page and the
@@ -157,6 +189,11 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		if !ok {
 			if f, ok := strings.CutPrefix(p, s.static); ok && slices.Contains(loaderFiles, f) {
+				if r.Method != http.MethodGet && r.Method != http.MethodHead {
+					w.Header().Set("Allow", "GET, HEAD")
+					http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+					return
+				}
 				r2 := r.Clone(r.Context())
 				r2.URL.Path = f
 				s.servePage(w, r2, true)

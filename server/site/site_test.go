@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -15,6 +16,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/formbridge/formbridge/web"
 )
 
 var (
@@ -266,6 +269,17 @@ func TestLoaderFilesVersioned(t *testing.T) {
 		if res := get(t, h, "/v/v1.2.2-0123456789abcdef/"+f); res.code != http.StatusNotFound {
 			t.Errorf("another version's %s: %d, want 404", f, res.code)
 		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest(http.MethodPost, m[1], nil))
+		if w.Code != http.StatusMethodNotAllowed {
+			t.Errorf("POST %s = %d, want 405", m[1], w.Code)
+		}
+	}
+	// go-app's loader carries Env: another Env is other bytes, so it
+	// must be another URL.
+	other := wasmURL(t, newSite(t, &Options{WebDir: webDir(t, ""), Version: "v1.2.3", Env: map[string]string{"FORMBRIDGE_TEST": "1"}}))
+	if same := wasmURL(t, h); other == same {
+		t.Errorf("another Env, same versioned URLs (%s): browsers would keep the old loader for a year", same)
 	}
 	if n := len(regexp.MustCompile(`"/v/[^"/]+/app\.css"`).FindAllString(page, -1)); n != 2 {
 		t.Errorf("the page names go-app's stylesheet %d times, want 2 (preloaded, then linked):\n%s", n, page)
@@ -399,64 +413,108 @@ func TestConnectScript(t *testing.T) {
 }
 
 // inlineScript checks that the widget page carries the web folder's
-// script name in an inline script element, named after the file, that
-// the page's policy allows by its hash and allows nothing else inline,
-// and that a folder without it gives a page without it. It returns the
-// page.
+// script name inline (wantInline), for the test folder and for the
+// folder embedded in the binary, and that a folder without it gives a
+// page without it. It returns the test folder's page.
 func inlineScript(t *testing.T, name string) string {
 	t.Helper()
-	res := get(t, newSite(t, &Options{WebDir: webDir(t, "")}), "/")
-	page := string(res.body)
-	text, ok := inlineText(page, name)
-	if !ok {
-		t.Fatalf("the page does not carry %s:\n%s", name, page)
-	}
 	file, err := os.ReadFile(filepath.Join(webDir(t, ""), name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(text, string(file)) {
-		t.Errorf("the page's %s is %q, want the file's text %q", name, text, file)
+	page := wantInline(t, &Options{WebDir: webDir(t, "")}, name, string(file))
+	embedded, err := fs.ReadFile(web.FS, name)
+	if err != nil {
+		t.Fatal(err)
 	}
-	sum := sha256.Sum256([]byte(text))
-	csp := res.header.Get("Content-Security-Policy")
-	if !strings.Contains(csp, "'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'") {
-		t.Errorf("the policy %q does not allow the page's %s by its hash", csp, name)
-	}
-	if strings.Contains(csp, "unsafe-inline") && !strings.Contains(csp, "style-src-attr 'unsafe-inline'") {
-		t.Errorf("the policy allows any inline code: %q", csp)
-	}
-	if tag, _, _ := scriptTag(page, name); tag != "" {
-		t.Errorf("the page also links %s: %s", name, tag)
-	}
+	// The real script: one that stopped being inlinable would quietly
+	// be linked again, and hold the parser.
+	wantInline(t, nil, name, string(embedded))
 	if without := pageWithout(t, name); strings.Contains(without, name) {
 		t.Errorf("a web folder without %s gives a page with it:\n%s", name, without)
 	}
 	return page
 }
 
-// inlineText is the text of the page's inline script named name by its
-// sourceURL comment.
-func inlineText(page, name string) (string, bool) {
-	m := regexp.MustCompile(`(?s)<script>([^<]*//# sourceURL=` + regexp.QuoteMeta(name) + `\n)</script>`).FindStringSubmatch(page)
+// wantInline checks that the page of a site made with opts carries the
+// script name inline, as want with its sourceURL comment, not linked,
+// allowed by its hash in a policy that allows no other inline script.
+// It returns the page.
+func wantInline(t *testing.T, opts *Options, name, want string) string {
+	t.Helper()
+	res := get(t, newSite(t, opts), "/")
+	page := string(res.body)
+	text, ok := pageInlineScript(page, name)
+	if !ok {
+		t.Fatalf("the page does not carry %s:\n%s", name, page)
+	}
+	if want += "\n//# sourceURL=" + name + "\n"; text != want {
+		t.Errorf("the page's %s is %q, want %q", name, text, want)
+	}
+	sum := sha256.Sum256([]byte(text))
+	csp := res.header.Get("Content-Security-Policy")
+	scripts := regexp.MustCompile(`script-src [^;]*`).FindString(csp)
+	if !strings.Contains(scripts, "'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'") {
+		t.Errorf("the policy's %q does not allow the page's %s by its hash", scripts, name)
+	}
+	for _, loose := range []string{"'unsafe-inline'", "'unsafe-eval'", "'strict-dynamic'", "*", "data:", "http:", "https:"} {
+		if strings.Contains(scripts, loose) {
+			t.Errorf("the policy's %q allows %s", scripts, loose)
+		}
+	}
+	if tag, _, _ := scriptTag(page, name); tag != "" {
+		t.Errorf("the page also links %s: %s", name, tag)
+	}
+	return page
+}
+
+// pageInlineScript is the text of the page's inline script named name by
+// its sourceURL comment.
+func pageInlineScript(page, name string) (string, bool) {
+	m := regexp.MustCompile(`(?s)<script>((?:[^<]|<[^/])*?//# sourceURL=` + regexp.QuoteMeta(name) + `\n)</script>`).FindStringSubmatch(page)
 	if m == nil {
 		return "", false
 	}
 	return m[1], true
 }
 
-// A script whose text would end the page's script element early is not
-// put in the page: it is linked from its immutable URL, as a plain
-// script, so it still runs as the page is parsed.
+// An inline script is the text the browser reads and hashes: line ends
+// as the HTML parser leaves them, and the page's own rewriting of
+// go-app's links does not reach into it.
+func TestInlineScriptText(t *testing.T) {
+	for _, tc := range []struct{ file, want string }{
+		{"a();\r\nb();\rc();\n", "a();\nb();\nc();\n"},
+		{`fetch("/app.css"); s.src="/app.js"; h = '<link href="/app.css"> <img src="/wasm_exec.js">'; if (i < n) {}`, `fetch("/app.css"); s.src="/app.js"; h = '<link href="/app.css"> <img src="/wasm_exec.js">'; if (i < n) {}`},
+	} {
+		dir := webDir(t, "")
+		if err := os.WriteFile(filepath.Join(dir, "connect.js"), []byte(tc.file), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		wantInline(t, &Options{WebDir: dir}, "connect.js", tc.want)
+	}
+}
+
+// A script whose text would end the page's script element early, change
+// how the parser reads on, or be changed by the parser (so its hash
+// would not match) is not put in the page: it is linked from its
+// immutable URL, as a plain script, so it still runs as the page is
+// parsed.
 func TestScriptThatCannotBeInline(t *testing.T) {
-	for _, text := range []string{`const s = "</script><img src=x onerror=alert(1)>";`, "// <!-- <script>", "x = '</SCRIPT >'"} {
+	for _, text := range []string{
+		`const s = "</script><img src=x onerror=alert(1)>";`,
+		"x = '</SCRIPT >'",
+		"// <!-- a comment",
+		"// <script",
+		"a = '\x00';",
+		"a = '\xff\xfe';",
+	} {
 		dir := webDir(t, "")
 		if err := os.WriteFile(filepath.Join(dir, "connect.js"), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		res := get(t, newSite(t, &Options{WebDir: dir}), "/")
 		page := string(res.body)
-		if strings.Contains(page, text) {
+		if _, ok := pageInlineScript(page, "connect.js"); ok || strings.Contains(page, text) {
 			t.Errorf("the page carries %q inline:\n%s", text, page)
 		}
 		tag, src, _ := scriptTag(page, "connect.js")
@@ -467,7 +525,7 @@ func TestScriptThatCannotBeInline(t *testing.T) {
 		if js := get(t, newSite(t, &Options{WebDir: dir}), src); js.code != http.StatusOK || string(js.body) != text {
 			t.Errorf("GET %s = %d %q", src, js.code, js.body)
 		}
-		if _, ok := inlineText(page, "storage.js"); !ok {
+		if _, ok := pageInlineScript(page, "storage.js"); !ok {
 			t.Errorf("storage.js is no longer inline beside a linked connect.js:\n%s", page)
 		}
 	}

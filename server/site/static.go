@@ -71,10 +71,7 @@ func GenerateStatic(dir string, opts *StaticOptions) error {
 		env[k] = v
 	}
 	env[ConfigEnv] = prefix + "/" + ConfigFile
-	version := files.hash[:16]
-	if opts.Version != "" {
-		version = opts.Version + "-" + version
-	}
+	version := contentVersion(opts.Version, files, env)
 	// No WasmContentLengthHeader: a static host sends what it sends, and
 	// the loader falls back to Content-Length.
 	h := newAppHandler(version, env, prefixedResources{prefix: prefix})
