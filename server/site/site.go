@@ -189,9 +189,7 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		if !ok {
 			if f, ok := strings.CutPrefix(p, s.static); ok && slices.Contains(loaderFiles, f) {
-				if r.Method != http.MethodGet && r.Method != http.MethodHead {
-					w.Header().Set("Allow", "GET, HEAD")
-					http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+				if !readOnly(w, r) {
 					return
 				}
 				r2 := r.Clone(r.Context())
@@ -209,9 +207,7 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		w.Header().Set("Allow", "GET, HEAD")
-		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+	if !readOnly(w, r) {
 		return
 	}
 	f := s.assets.files[name]
@@ -220,6 +216,17 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f.serve(w, r, immutable)
+}
+
+// readOnly reports whether r is a GET or HEAD, the only methods a file
+// answers; it answers any other with 405 itself.
+func readOnly(w http.ResponseWriter, r *http.Request) bool {
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		return true
+	}
+	w.Header().Set("Allow", "GET, HEAD")
+	http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+	return false
 }
 
 // versionedResources makes go-app link the web folder under a URL that
