@@ -240,7 +240,7 @@ func benchBrowser(ctx context.Context, c *config, r *report) error {
 		return err
 	}
 	// Last, so its browsers cannot weigh on the timed runs.
-	return benchEngineWork(ctx, loads, exe, bw, targets)
+	return benchEngineWork(ctx, loads, exe, bw, targets, dir)
 }
 
 // keepPending leaves the bench's form pending on bw's default channel,

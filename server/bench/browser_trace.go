@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -33,6 +35,14 @@ type v8Work struct {
 	tierMS   float64 // optimizing compiles on other threads
 	layoutMS float64 // style and layout on the page's thread
 	busyMS   float64 // the page's thread running tasks
+
+	firstCalls []firstCall // the functions compiled when first called, in order
+}
+
+// firstCall is one function V8 compiled when the page first called it.
+type firstCall struct {
+	fn int     // its index in the module
+	ms float64 // the page's thread compiling it
 }
 
 type traceEvent struct {
@@ -116,6 +126,12 @@ func summarizeTrace(events []traceEvent) v8Work {
 		case e.Name == "wasm.CompileLazy":
 			w.lazy++
 			w.lazyMS += ms
+			var a struct {
+				Fn *int `json:"func_index"`
+			}
+			if json.Unmarshal(e.Args, &a) == nil && a.Fn != nil {
+				w.firstCalls = append(w.firstCalls, firstCall{*a.Fn, ms})
+			}
 		case e.Name == "Layout" || e.Name == "UpdateLayoutTree":
 			w.layoutMS += ms
 		case e.Name == "ThreadControllerImpl::RunTask":
@@ -141,10 +157,11 @@ func (b *browser) wasmCacheEntries() int {
 // benchEngineWork traces one cold and one warm load of each page, on a
 // fresh profile, with an elicitation pending for the widget again, and
 // reports what the engine did in each.
-func benchEngineWork(ctx context.Context, s *section, exe string, bw *bridge, targets []loadTarget) error {
+func benchEngineWork(ctx context.Context, s *section, exe string, bw *bridge, targets []loadTarget, buildDir string) error {
 	defer keepPending(ctx, bw)()
 	var rows [][]string
 	var cache []string
+	warm := map[string]v8Work{}
 	for _, t := range targets {
 		b, err := newBrowser(ctx, exe, t.probe)
 		if err != nil {
@@ -157,6 +174,9 @@ func benchEngineWork(ctx context.Context, s *section, exe string, bw *bridge, ta
 				return fmt.Errorf("%s, traced %s load: %w", t.name, kind, err)
 			}
 			rows = append(rows, []string{kind, t.name, fmt.Sprint(w.lazy), fmtMS(w.lazyMS), fmtMS(w.tierMS), fmtMS(w.layoutMS), fmtMS(w.busyMS)})
+			if kind == "warm" {
+				warm[t.name] = w
+			}
 		}
 		cache = append(cache, fmt.Sprintf("%s %d", t.name, b.wasmCacheEntries()))
 		b.cancel()
@@ -164,5 +184,105 @@ func benchEngineWork(ctx context.Context, s *section, exe string, bw *bridge, ta
 	s.printf("What the browser's engine did, from one more cold and one more warm load of each page with Chromium's tracing on (not in the figures above: tracing slows a load). V8 compiles wasm lazily: each function the page runs is compiled when first called, on the page's own thread; the hot ones are compiled again by its optimizing tier on other threads, which on this %d-core machine compete with the page's thread.\n\n", runtime.NumCPU())
 	s.table([]string{"load", "page", "functions compiled on first call", "compiling them (page's thread)", "optimizing compiles (other threads)", "style and layout", "page's thread busy"}, rows)
 	s.printf("Compiled wasm in the profile's code cache after the two loads (a warm load that found some would compile less): %s.\n\n", strings.Join(cache, "; "))
+	printOnlyCompiled(s, buildDir, warm["widget"], warm["hello"])
 	return nil
+}
+
+// packageCompiles is what one package's functions cost a load in first-call
+// compiles.
+type packageCompiles struct {
+	pkg   string
+	funcs int
+	bytes int     // their bodies
+	ms    float64 // the page's thread compiling them
+}
+
+// onlyCompiledBy adds up, by package, the functions load compiled on
+// first call that other (a load of another build) never compiled, told
+// apart by name: the widget's extra compiling over the hello world's.
+// Largest first, by code.
+func onlyCompiledBy(load, other v8Work, loadFns, otherFns *wasmFunctions) []packageCompiles {
+	seen := map[string]bool{}
+	for _, c := range other.firstCalls {
+		seen[otherFns.name(c.fn)] = true
+	}
+	byPkg := map[string]*packageCompiles{}
+	for _, c := range load.firstCalls {
+		name := loadFns.name(c.fn)
+		if seen[name] {
+			continue
+		}
+		seen[name] = true // V8 compiles a function once; count it once if not
+		pkg := symbolPackage(name)
+		if name == "" {
+			pkg = "(unnamed)"
+		}
+		p := byPkg[pkg]
+		if p == nil {
+			p = &packageCompiles{pkg: pkg}
+			byPkg[pkg] = p
+		}
+		p.funcs++
+		p.bytes += loadFns.size(c.fn)
+		p.ms += c.ms
+	}
+	out := make([]packageCompiles, 0, len(byPkg))
+	for _, p := range byPkg {
+		out = append(out, *p)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].bytes != out[j].bytes {
+			return out[i].bytes > out[j].bytes
+		}
+		return out[i].pkg < out[j].pkg
+	})
+	return out
+}
+
+// printOnlyCompiled reports onlyCompiledBy for the widget's traced warm
+// load against the hello world's: the functions behind most of the warm
+// gap, named from the unstripped builds the size section made of the
+// same code, once their code is seen to match the builds the pages ran.
+func printOnlyCompiled(s *section, dir string, widget, hello v8Work) {
+	fns := func(name string) (*wasmFunctions, error) {
+		f, err := named(filepath.Join(dir, name+".names.wasm"))
+		if err != nil {
+			return nil, err
+		}
+		served, err := readWasmFunctions(filepath.Join(dir, name, "app.wasm"))
+		if err == nil && !sameCode(f, served) {
+			err = fmt.Errorf("%s.names.wasm does not define the same functions as the %s page's wasm", name, name)
+		}
+		return f, err
+	}
+	wf, err1 := fns("widget")
+	hf, err2 := fns("hello")
+	if err := errors.Join(err1, err2); err != nil {
+		s.printf("The functions only the widget compiled could not be named: %v.\n\n", err)
+		return
+	}
+	pkgs := onlyCompiledBy(widget, hello, wf, hf)
+	var all packageCompiles
+	for _, p := range pkgs {
+		all.funcs += p.funcs
+		all.bytes += p.bytes
+		all.ms += p.ms
+	}
+	const shown = 12
+	var rows [][]string
+	for i, p := range pkgs {
+		if i == shown {
+			rest := packageCompiles{pkg: fmt.Sprintf("%d other packages", len(pkgs)-shown)}
+			for _, q := range pkgs[shown:] {
+				rest.funcs += q.funcs
+				rest.bytes += q.bytes
+				rest.ms += q.ms
+			}
+			rows = append(rows, []string{rest.pkg, fmt.Sprint(rest.funcs), kb(int64(rest.bytes)), fmtMS(rest.ms)})
+			break
+		}
+		rows = append(rows, []string{"`" + p.pkg + "`", fmt.Sprint(p.funcs), kb(int64(p.bytes)), fmtMS(p.ms)})
+	}
+	s.printf("Functions the widget's traced warm load compiled on first call that the hello world's did not (named from unstripped builds of the same code): %d functions, %s of code, %s of the page's thread compiling them (traced), by package, largest first. The trace ends once the first field is focused, so nearly all of this is work the widget does before a person can type.\n\n", all.funcs, kb(int64(all.bytes)), fmtMS(all.ms))
+	s.table([]string{"package (as the wasm linker names it)", "functions", "code", "compiling them"}, rows)
 }

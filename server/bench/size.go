@@ -59,7 +59,8 @@ func buildWasm(ctx context.Context, c *config) (string, error) {
 			if !t.part {
 				steps = append(steps,
 					[]string{"gzip", "-f", "-k", "-9", out},
-					// Unstripped, only to read the size of each package's code.
+					// Unstripped, to read the size of each package's code and
+					// name the functions traced loads compile.
 					[]string{goTool(), "build", "-trimpath", "-o", filepath.Join(built.dir, t.name+".names.wasm"), t.pkg})
 			}
 			for _, s := range steps {

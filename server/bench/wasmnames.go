@@ -6,15 +6,32 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 )
 
-// codeByPackage reads a wasm module built without -s (so it keeps its
-// "name" section) and sums the size of each function's body by the Go
-// package it belongs to. go tool nm cannot read wasm, and the code
-// section is where a package's weight shows: the data section holds
-// strings and type data that cannot be told apart by package.
-func codeByPackage(path string) (map[string]int, error) {
+// wasmFunctions are the functions a wasm module defines: the size of each
+// body and, in a build without -s (which keeps the "name" section), each
+// function's name by its index, which counts the imported functions
+// first, as V8's traces do. go tool nm cannot read wasm.
+type wasmFunctions struct {
+	imported int            // imported functions: they come first in the index space
+	bodies   []int          // size of each defined function's body
+	names    map[int]string // by function index
+}
+
+// name returns the name of function idx, "" if the module gives none.
+func (f *wasmFunctions) name(idx int) string { return f.names[idx] }
+
+// size returns the body size of function idx, 0 for an imported one.
+func (f *wasmFunctions) size(idx int) int {
+	if i := idx - f.imported; i >= 0 && i < len(f.bodies) {
+		return f.bodies[i]
+	}
+	return 0
+}
+
+func readWasmFunctions(path string) (*wasmFunctions, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -22,11 +39,7 @@ func codeByPackage(path string) (map[string]int, error) {
 	if len(b) < 8 || !bytes.Equal(b[:4], []byte("\x00asm")) {
 		return nil, errors.New(path + " is not a wasm module")
 	}
-	var (
-		imported int   // functions imported: they come first in the index space
-		bodies   []int // size of each defined function's body
-		names    = map[int]string{}
-	)
+	f := &wasmFunctions{names: map[int]string{}}
 	r := &wasmReader{b: b[8:]}
 	for r.more() {
 		id := r.byte()
@@ -40,7 +53,7 @@ func codeByPackage(path string) (map[string]int, error) {
 				switch kind := sec.byte(); kind {
 				case 0:
 					sec.uleb()
-					imported++
+					f.imported++
 				case 1: // table
 					sec.byte()
 					sec.limits()
@@ -55,7 +68,7 @@ func codeByPackage(path string) (map[string]int, error) {
 			for n := sec.uleb(); n > 0; n-- {
 				sz := int(sec.uleb())
 				sec.take(sz)
-				bodies = append(bodies, sz)
+				f.bodies = append(f.bodies, sz)
 			}
 		case 0: // custom section
 			if sec.name() != "name" {
@@ -69,7 +82,7 @@ func codeByPackage(path string) (map[string]int, error) {
 				}
 				for n := sub_.uleb(); n > 0; n-- {
 					idx := int(sub_.uleb())
-					names[idx] = sub_.name()
+					f.names[idx] = sub_.name()
 				}
 			}
 		}
@@ -77,12 +90,37 @@ func codeByPackage(path string) (map[string]int, error) {
 			return nil, fmt.Errorf("%s: malformed wasm section %d", path, id)
 		}
 	}
-	if len(names) == 0 {
-		return nil, errors.New(path + " has no name section (built with -s?)")
+	return f, nil
+}
+
+// named reads the wasm module at path, which must have a name section.
+func named(path string) (*wasmFunctions, error) {
+	f, err := readWasmFunctions(path)
+	if err == nil && len(f.names) == 0 {
+		err = errors.New(path + " has no name section (built with -s?)")
+	}
+	return f, err
+}
+
+// sameCode reports whether two modules define the same functions in the
+// same order, by their bodies' sizes: a stripped and an unstripped build
+// of the same code do, and then one's names are the other's.
+func sameCode(a, b *wasmFunctions) bool {
+	return a.imported == b.imported && slices.Equal(a.bodies, b.bodies)
+}
+
+// codeByPackage sums the size of each function's body in the wasm module
+// at path by the Go package it belongs to: the code section is where a
+// package's weight shows; the data section holds strings and type data
+// that cannot be told apart by package.
+func codeByPackage(path string) (map[string]int, error) {
+	f, err := named(path)
+	if err != nil {
+		return nil, err
 	}
 	sizes := map[string]int{}
-	for i, sz := range bodies {
-		sizes[symbolPackage(names[imported+i])] += sz
+	for i, sz := range f.bodies {
+		sizes[symbolPackage(f.name(f.imported+i))] += sz
 	}
 	return sizes, nil
 }
