@@ -31,6 +31,8 @@ func (f *wasmFunctions) size(idx int) int {
 	return 0
 }
 
+// readWasmFunctions reads the functions of the wasm module at path; a
+// stripped build gives no names.
 func readWasmFunctions(path string) (*wasmFunctions, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
