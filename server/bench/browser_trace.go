@@ -197,22 +197,32 @@ type packageCompiles struct {
 	ms    float64 // the page's thread compiling them
 }
 
+// add counts q's functions in p.
+func (p *packageCompiles) add(q packageCompiles) {
+	p.funcs += q.funcs
+	p.bytes += q.bytes
+	p.ms += q.ms
+}
+
 // onlyCompiledBy adds up, by package, the functions load compiled on
 // first call that other (a load of another build) never compiled, told
 // apart by name: the widget's extra compiling over the hello world's.
 // Largest first, by code.
 func onlyCompiledBy(load, other v8Work, loadFns, otherFns *wasmFunctions) []packageCompiles {
-	seen := map[string]bool{}
+	otherNames := map[string]bool{}
 	for _, c := range other.firstCalls {
-		seen[otherFns.name(c.fn)] = true
+		if name := otherFns.name(c.fn); name != "" {
+			otherNames[name] = true
+		}
 	}
+	counted := map[int]bool{} // V8 compiles a function once; count it once if not
 	byPkg := map[string]*packageCompiles{}
 	for _, c := range load.firstCalls {
 		name := loadFns.name(c.fn)
-		if seen[name] {
+		if otherNames[name] || counted[c.fn] {
 			continue
 		}
-		seen[name] = true // V8 compiles a function once; count it once if not
+		counted[c.fn] = true
 		pkg := symbolPackage(name)
 		if name == "" {
 			pkg = "(unnamed)"
@@ -222,9 +232,7 @@ func onlyCompiledBy(load, other v8Work, loadFns, otherFns *wasmFunctions) []pack
 			p = &packageCompiles{pkg: pkg}
 			byPkg[pkg] = p
 		}
-		p.funcs++
-		p.bytes += loadFns.size(c.fn)
-		p.ms += c.ms
+		p.add(packageCompiles{funcs: 1, bytes: loadFns.size(c.fn), ms: c.ms})
 	}
 	out := make([]packageCompiles, 0, len(byPkg))
 	for _, p := range byPkg {
@@ -264,9 +272,7 @@ func printOnlyCompiled(s *section, dir string, widget, hello v8Work) {
 	pkgs := onlyCompiledBy(widget, hello, wf, hf)
 	var all packageCompiles
 	for _, p := range pkgs {
-		all.funcs += p.funcs
-		all.bytes += p.bytes
-		all.ms += p.ms
+		all.add(p)
 	}
 	const shown = 12
 	var rows [][]string
@@ -274,9 +280,7 @@ func printOnlyCompiled(s *section, dir string, widget, hello v8Work) {
 		if i == shown {
 			rest := packageCompiles{pkg: fmt.Sprintf("%d other packages", len(pkgs)-shown)}
 			for _, q := range pkgs[shown:] {
-				rest.funcs += q.funcs
-				rest.bytes += q.bytes
-				rest.ms += q.ms
+				rest.add(q)
 			}
 			rows = append(rows, []string{rest.pkg, fmt.Sprint(rest.funcs), kb(int64(rest.bytes)), fmtMS(rest.ms)})
 			break

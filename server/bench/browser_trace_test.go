@@ -49,18 +49,20 @@ func TestSummarizeTrace(t *testing.T) {
 // onlyCompiledBy tells the two builds' functions apart by name, not by
 // index (the builds number them differently), and sums by package.
 func TestOnlyCompiledBy(t *testing.T) {
-	widget := &wasmFunctions{imported: 1, bodies: []int{100, 200, 300, 400, 50}, names: map[int]string{
+	widget := &wasmFunctions{imported: 1, bodies: []int{100, 200, 300, 400, 50, 60}, names: map[int]string{
 		1: "runtime.main", 2: "encoding_json.__decodeState_.object", 3: "encoding_json.typeFields",
 		4: "github.com_formbridge_formbridge_app_ui.__widget_.Render",
 	}}
-	hello := &wasmFunctions{imported: 1, bodies: []int{100, 10}, names: map[int]string{1: "main.main", 2: "runtime.main"}}
-	load := v8Work{firstCalls: []firstCall{{1, 1}, {2, 2}, {4, 4}, {3, 3}, {5, 0.5}, {2, 9}}}
-	other := v8Work{firstCalls: []firstCall{{2, 7}, {1, 1}}}
+	// Functions without a name are told apart by index, and never match
+	// the other build's unnamed ones.
+	hello := &wasmFunctions{imported: 1, bodies: []int{100, 10, 5}, names: map[int]string{1: "main.main", 2: "runtime.main"}}
+	load := v8Work{firstCalls: []firstCall{{1, 1}, {2, 2}, {4, 4}, {3, 3}, {5, 0.5}, {2, 9}, {6, 0.25}, {5, 8}}}
+	other := v8Work{firstCalls: []firstCall{{2, 7}, {1, 1}, {3, 1}}}
 	got := onlyCompiledBy(load, other, widget, hello)
 	want := []packageCompiles{
 		{pkg: "encoding_json", funcs: 2, bytes: 500, ms: 5},
 		{pkg: "github.com_formbridge_formbridge_app_ui", funcs: 1, bytes: 400, ms: 4},
-		{pkg: "(unnamed)", funcs: 1, bytes: 50, ms: 0.5},
+		{pkg: "(unnamed)", funcs: 2, bytes: 110, ms: 0.75},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("onlyCompiledBy = %+v, want %+v", got, want)
