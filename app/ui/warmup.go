@@ -68,6 +68,7 @@ type warmup struct {
 	rounds  int       // samples mounted so far
 	sample  *item     // the sample mounted, hidden; nil between rounds
 	swapped bool      // the round's second sample has replaced its first
+	encoded int       // bytes of the samples' answers encoded, all rounds
 	done    bool      // every round ran, and the collection after them
 	busy    time.Time // when a request last came or went (quietFor)
 }
@@ -109,7 +110,7 @@ func (w *widget) warmStep(ctx app.Context) {
 		w.seq++
 		w.warm.sample, w.warm.swapped = sampleItem(w.seq), true
 	case w.warm.sample != nil:
-		warmAnswer(w.warm.sample)
+		w.warm.encoded += len(warmAnswer(w.warm.sample))
 		w.warm.sample, w.warm.swapped = nil, false
 	case w.queue.len() > 0 || w.state != connOnline:
 		w.warm.running = false

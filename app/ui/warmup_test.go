@@ -61,7 +61,7 @@ func TestWarmSampleIsCurrent(t *testing.T) {
 // count requests by, puts a second sample in its card (the update a
 // request opening after another runs), never takes focus from the first
 // real request, and stops after warmRounds; a real request takes the
-// sample down.
+// sample down. Each round also checks and encodes its sample's answer.
 func TestWarmupHiddenAndBounded(t *testing.T) {
 	shownOne = false
 	w, d, _ := mountWidget(t)
@@ -93,6 +93,9 @@ func TestWarmupHiddenAndBounded(t *testing.T) {
 	}
 	if w.warm.rounds != warmRounds || len(samples) != 2*warmRounds {
 		t.Errorf("%d rounds showed %d samples; want %d rounds of two", w.warm.rounds, len(samples), warmRounds)
+	}
+	if one := len(warmAnswer(sampleItem(1))); one == 0 || w.warm.encoded != warmRounds*one {
+		t.Errorf("the rounds encoded %d bytes of answers; want %d rounds of %d: every round runs what a Send runs", w.warm.encoded, warmRounds, one)
 	}
 	if shownOne {
 		t.Error("the sample counted as the page's first request: the real one would not focus its first field")
