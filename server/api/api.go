@@ -74,6 +74,7 @@ func newHandler(h hub.Engine, opts *Options) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /api/v1/channels/{channel}/elicitations", a.elicit)
 	mux.HandleFunc("POST /api/v1/channels/{channel}/elicitations/complete", a.complete)
+	mux.HandleFunc("DELETE /api/v1/channels/{channel}/elicitations", a.withdraw)
 	mux.HandleFunc("POST /api/v1/channels", a.createChannel)
 	mux.HandleFunc("DELETE /api/v1/channels/{channel}", a.deleteChannel)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {

@@ -17,7 +17,9 @@ const (
 	codeNoChannel      = "unknown_channel"
 	codeConflict       = "conflict"
 	codeUnavailable    = "unavailable"
-	codeKeyReused      = "key_reused" // an Idempotency-Key already used for another question
+	codeKeyReused      = "key_reused"       // an Idempotency-Key already used for another question
+	codeNoQuestion     = "unknown_question" // no keyed question to withdraw under that Idempotency-Key
+	codeSettled        = "already_settled"  // the keyed question settled before it could be withdrawn
 )
 
 // errorBody is every error response: {"error": {"code", "message", "data"?}}.

@@ -111,11 +111,11 @@ func (a *api) ask(ctx context.Context, channel string, body *elicitBody, opts *h
 // it, or ok false when it has answered already or the caller has left.
 func (a *api) askKeyed(w http.ResponseWriter, r *http.Request, channel, key string, body *elicitBody, opts *hub.ElicitOptions) (_ *keyed, replayed, ok bool) {
 	a.deleting.RLock()
-	k, fresh, err := a.keyed.claim(channel, key, bodyDigest(body))
+	k, fresh, err := a.keyed.claim(r.Context(), channel, key, bodyDigest(body))
 	if err == nil && fresh {
 		// Not the request's context: the question outlives this
 		// connection, for a retry with the same key.
-		a.h.Submit(context.WithoutCancel(r.Context()), channel, body.Requester, body.Params, opts,
+		a.h.Submit(k.ctx, channel, body.Requester, body.Params, opts,
 			func(res *wire.ElicitResult, err error) { a.keyed.settle(k, res, err) })
 	}
 	a.deleting.RUnlock()
@@ -130,6 +130,42 @@ func (a *api) askKeyed(w http.ResponseWriter, r *http.Request, channel, key stri
 		a.log.Info("the caller disconnected; the elicitation stays pending for a retry with its Idempotency-Key", "channel", channel)
 		return nil, false, false
 	}
+}
+
+// withdraw takes back a keyed question, named by its Idempotency-Key:
+// no connection's end withdraws one, so its caller does it this way when
+// the answer is no longer needed. The widgets hear it cancelled, callers
+// waiting with the key get a cancel, and the key keeps that outcome for
+// retries, as it keeps an answer.
+func (a *api) withdraw(w http.ResponseWriter, r *http.Request) {
+	key, err := idempotencyKey(r)
+	if err == nil && key == "" {
+		err = errors.New("name the question to withdraw with the Idempotency-Key header it was asked with")
+	}
+	if err != nil {
+		writeError(w, http.StatusBadRequest, codeBadRequest, err.Error(), nil)
+		return
+	}
+	channel := r.PathValue("channel")
+	k := a.keyed.find(channel, key)
+	if k == nil {
+		writeError(w, http.StatusNotFound, codeNoQuestion,
+			"no question asked with this Idempotency-Key on this channel is pending or kept", nil)
+		return
+	}
+	k.withdraw() // no effect on a question settled already
+	select {
+	case <-k.done:
+	case <-r.Context().Done():
+		return
+	}
+	if !k.withdrawn {
+		writeError(w, http.StatusConflict, codeSettled,
+			"the question was settled before it could be withdrawn: ask again with the same Idempotency-Key for its outcome", nil)
+		return
+	}
+	a.log.Info("elicitation withdrawn by its caller", "channel", channel)
+	w.WriteHeader(http.StatusNoContent)
 }
 
 // hubError maps a hub error to a status and an error body.

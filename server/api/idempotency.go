@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
@@ -20,8 +21,10 @@ import (
 // the person again. With an Idempotency-Key header the question outlives
 // its caller's connection, and a retry with the same key on the same
 // channel waits for that question, or gets its answer at once if the
-// person gave it meanwhile. Keys live in this bridge's memory: a restart
-// forgets them, as it forgets the questions.
+// person gave it meanwhile. Since no connection's end withdraws a keyed
+// question, its caller withdraws it by its key (DELETE). Keys live in
+// this bridge's memory: a restart forgets them, as it forgets the
+// questions.
 
 // keyedRetention is how long an answer stays for a retry after the
 // question settled; maxKeyedSettled and maxKeyedBytes bound how many
@@ -71,13 +74,20 @@ type keyedID struct{ channel, key string }
 // keyed is one keyed question: pending until done is closed, then its
 // outcome, kept for retries until expires.
 type keyed struct {
-	id      keyedID
-	body    [sha256.Size]byte // what was asked, to refuse a key reused for another question
-	done    chan struct{}
-	res     *wire.ElicitResult
-	err     error
-	expires time.Time
-	size    int // the answer's bytes, roughly
+	id   keyedID
+	body [sha256.Size]byte // what was asked, to refuse a key reused for another question
+	// ctx is the question's in the hub: it outlives every caller's
+	// connection, and withdraw ends it.
+	ctx      context.Context
+	withdraw context.CancelFunc
+	done     chan struct{}
+	res      *wire.ElicitResult
+	err      error
+	// withdrawn says the caller withdrew the question before anyone
+	// answered it: res is then a cancel. Read once done is closed.
+	withdrawn bool
+	expires   time.Time
+	size      int // the answer's bytes, roughly
 }
 
 // keyedQuestions holds the keyed questions: those pending, and those
@@ -95,9 +105,10 @@ func newKeyedQuestions() *keyedQuestions {
 }
 
 // claim returns the question asked with key on channel. fresh says it is
-// new: the caller asks it, then calls settle. A key already used for a
-// different body returns errKeyReused.
-func (q *keyedQuestions) claim(channel, key string, body [sha256.Size]byte) (k *keyed, fresh bool, err error) {
+// new: the caller asks it in k.ctx (made from parent, without its end),
+// then calls settle. A key already used for a different body returns
+// errKeyReused.
+func (q *keyedQuestions) claim(parent context.Context, channel, key string, body [sha256.Size]byte) (k *keyed, fresh bool, err error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.forgetLocked()
@@ -109,8 +120,18 @@ func (q *keyedQuestions) claim(channel, key string, body [sha256.Size]byte) (k *
 		return k, false, nil
 	}
 	k = &keyed{id: id, body: body, done: make(chan struct{})}
+	k.ctx, k.withdraw = context.WithCancel(context.WithoutCancel(parent))
 	q.byID[id] = k
 	return k, true, nil
+}
+
+// find returns the question asked with key on channel, pending or kept
+// settled; nil when there is none.
+func (q *keyedQuestions) find(channel, key string) *keyed {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.forgetLocked()
+	return q.byID[keyedID{channel, key}]
 }
 
 var errKeyReused = errors.New("this Idempotency-Key was used for a different request on this channel")
@@ -119,6 +140,11 @@ var errKeyReused = errors.New("this Idempotency-Key was used for a different req
 // kept: a retry is checked again (a rate limit may have passed); nor is
 // the outcome of a question whose channel was deleted meanwhile.
 func (q *keyedQuestions) settle(k *keyed, res *wire.ElicitResult, err error) {
+	if errors.Is(err, context.Canceled) && k.ctx.Err() != nil {
+		// Its caller withdrew it (nothing else ends k.ctx): kept as the
+		// cancel a retry with the key should hear, not asked again.
+		res, err, k.withdrawn = &wire.ElicitResult{Action: wire.ActionCancel}, nil, true
+	}
 	q.mu.Lock()
 	k.res, k.err = res, err
 	switch {
@@ -135,6 +161,7 @@ func (q *keyedQuestions) settle(k *keyed, res *wire.ElicitResult, err error) {
 		q.forgetLocked()
 	}
 	q.mu.Unlock()
+	k.withdraw() // its context's resources
 	close(k.done)
 }
 

@@ -18,25 +18,25 @@ func TestKeyedQuestionsForget(t *testing.T) {
 	body := sha256.Sum256([]byte("q"))
 	answered := &wire.ElicitResult{Action: "accept"}
 
-	pending, _, _ := q.claim("c", "pending", body)
-	old, _, _ := q.claim("c", "old", body)
+	pending, _, _ := q.claim(t.Context(), "c", "pending", body)
+	old, _, _ := q.claim(t.Context(), "c", "old", body)
 	q.settle(old, answered, nil)
 	now = now.Add(keyedRetention - time.Second)
-	if k, fresh, _ := q.claim("c", "old", body); fresh || k != old {
+	if k, fresh, _ := q.claim(t.Context(), "c", "old", body); fresh || k != old {
 		t.Fatal("an answer was forgotten before keyedRetention")
 	}
 	now = now.Add(time.Second)
-	if _, fresh, _ := q.claim("c", "old", body); !fresh {
+	if _, fresh, _ := q.claim(t.Context(), "c", "old", body); !fresh {
 		t.Error("an answer was kept past keyedRetention")
 	}
 	now = now.Add(24 * time.Hour)
-	if k, fresh, _ := q.claim("c", "pending", body); fresh || k != pending {
+	if k, fresh, _ := q.claim(t.Context(), "c", "pending", body); fresh || k != pending {
 		t.Error("a pending question was forgotten")
 	}
 
 	var first *keyed
 	for i := range maxKeyedSettled + 1 {
-		k, _, _ := q.claim("c", string(rune('a'+i%26))+time.Duration(i).String(), body)
+		k, _, _ := q.claim(t.Context(), "c", string(rune('a'+i%26))+time.Duration(i).String(), body)
 		q.settle(k, answered, nil)
 		if i == 0 {
 			first = k
@@ -45,14 +45,14 @@ func TestKeyedQuestionsForget(t *testing.T) {
 	if len(q.settled) != maxKeyedSettled {
 		t.Errorf("%d answers kept; want at most %d", len(q.settled), maxKeyedSettled)
 	}
-	if k, fresh, _ := q.claim("c", first.id.key, body); !fresh || k == first {
+	if k, fresh, _ := q.claim(t.Context(), "c", first.id.key, body); !fresh || k == first {
 		t.Error("the oldest answer was kept beyond the bound")
 	}
 
 	// A few large answers reach the bound in bytes first.
 	big := &wire.ElicitResult{Action: "accept", Content: map[string]any{"text": string(make([]byte, 1<<20))}}
 	for i := range maxKeyedBytes>>20 + 4 {
-		k, _, _ := q.claim("big", time.Duration(i).String(), body)
+		k, _, _ := q.claim(t.Context(), "big", time.Duration(i).String(), body)
 		q.settle(k, big, nil)
 	}
 	if q.bytes > maxKeyedBytes {

@@ -21,20 +21,7 @@ func TestHTTPRetryKeepsTheQuestion(t *testing.T) {
 	openWidget(t, ctx, b)
 
 	post := func(ctx context.Context) (int, string, http.Header) {
-		body := `{"params":` + noteQuestion + `,"requester":{"name":"crm","title":"CRM"}}`
-		req, err := http.NewRequestWithContext(ctx, "POST", b.URL+"/api/v1/channels/default/elicitations", strings.NewReader(body))
-		if err != nil {
-			return -1, err.Error(), nil
-		}
-		req.Header.Set("Authorization", "Bearer e2e-key")
-		req.Header.Set("Idempotency-Key", "deploy-4812")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			return -1, err.Error(), nil
-		}
-		defer resp.Body.Close()
-		out, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(out), resp.Header
+		return keyedCall(ctx, b, "POST", `{"params":`+noteQuestion+`,"requester":{"name":"crm","title":"CRM"}}`)
 	}
 
 	pctx, breakPoll := context.WithCancel(t.Context())
@@ -72,4 +59,54 @@ func TestHTTPRetryKeepsTheQuestion(t *testing.T) {
 	if n := eval[int](t, ctx, `document.querySelectorAll("form[data-elicitation-id]").length`); n != 0 {
 		t.Errorf("%d requests shown after the answer; the retry asked again", n)
 	}
+}
+
+// keyedCall sends method to the default channel's elicitations with the
+// API key and the Idempotency-Key deploy-4812; status -1 on failure.
+func keyedCall(ctx context.Context, b *Bridge, method, body string) (int, string, http.Header) {
+	req, err := http.NewRequestWithContext(ctx, method, b.URL+"/api/v1/channels/default/elicitations", strings.NewReader(body))
+	if err != nil {
+		return -1, err.Error(), nil
+	}
+	req.Header.Set("Authorization", "Bearer e2e-key")
+	req.Header.Set("Idempotency-Key", "deploy-4812")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return -1, err.Error(), nil
+	}
+	defer resp.Body.Close()
+	out, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(out), resp.Header
+}
+
+// A keyed question outlives its caller's connection, so the host takes
+// it back by its key when the answer is no longer needed: it leaves the
+// person's screen with a word about it, and the key answers a cancel.
+func TestHTTPWithdrawKeyed(t *testing.T) {
+	b := StartBridge(t, &Options{APIKey: "e2e-key"})
+	ctx := NewBrowser(t)
+	openWidget(t, ctx, b)
+	body := `{"params":` + noteQuestion + `,"requester":{"name":"crm","title":"CRM"}}`
+
+	pctx, breakPoll := context.WithCancel(t.Context())
+	first := make(chan int, 1)
+	go func() { status, _, _ := keyedCall(pctx, b, "POST", body); first <- status }()
+	id := waitForm(t, ctx)
+	breakPoll()
+	<-first
+
+	if status, out, _ := keyedCall(t.Context(), b, "DELETE", ""); status != http.StatusNoContent {
+		t.Fatalf("withdraw: %d %s; want 204", status, out)
+	}
+	do(t, ctx, "withdrawn from the page",
+		chromedp.WaitVisible(chromedp.CSS(`[data-outcome="cancelled"]`)),
+		chromedp.WaitNotPresent(chromedp.CSS(`form[data-elicitation-id=`+css(id)+`]`)))
+	if status, out, _ := keyedCall(t.Context(), b, "POST", body); status != http.StatusOK || out != `{"action":"cancel"}`+"\n" {
+		t.Errorf("a retry after the withdrawal got %d %s; want the cancel", status, out)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if n := eval[int](t, ctx, `document.querySelectorAll("form[data-elicitation-id]").length`); n != 0 {
+		t.Errorf("%d requests shown after the withdrawal; the retry asked again", n)
+	}
+	t.Logf("the page says: %s", eval[string](t, ctx, `document.querySelector('[data-outcome="cancelled"]').innerText`))
 }

@@ -1,0 +1,171 @@
+package api_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/formbridge/formbridge/app/wire"
+)
+
+// withdraw sends DELETE path with an Idempotency-Key header per value.
+func (s *server) withdraw(t *testing.T, path string, keys ...string) response {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, "DELETE", s.url+path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+apiKey)
+	for _, k := range keys {
+		req.Header.Add("Idempotency-Key", k)
+	}
+	return send(req)
+}
+
+// settledOutcome reads a settled notification: the request it names and
+// why it left.
+func settledOutcome(t *testing.T, frame string) (id, outcome string) {
+	t.Helper()
+	var m wire.Message
+	var p wire.SettledParams
+	if json.Unmarshal([]byte(frame), &m) != nil || m.Method != wire.MethodSettled || json.Unmarshal(m.Params, &p) != nil {
+		t.Fatalf("not a settled notification: %s", frame)
+	}
+	return p.RequestID, p.Outcome
+}
+
+// A keyed question outlives its caller's connection, so its caller takes
+// it back by its key: the widgets hear it cancelled, a caller waiting
+// with the key gets a cancel, and the key keeps that outcome (a late
+// retry does not ask the person again). Withdrawing twice is the same.
+func TestWithdrawKeyed(t *testing.T) {
+	s := start(t, nil, apiKey)
+	w, next := widget(t, s.h, "default")
+	body := `{"params":` + nameForm + `,"requester":{"name":"deploy-bot"}}`
+
+	ctx, cancel := context.WithCancel(t.Context())
+	first := make(chan response, 1)
+	go func() { first <- s.ask(ctx, elicitPath, body, "deploy-7") }()
+	id := requestID(t, next())
+	cancel() // the long poll breaks; the question stays
+	<-first
+	waiting := make(chan response, 1)
+	go func() { waiting <- s.ask(t.Context(), elicitPath, body, "deploy-7") }()
+	take := nextWithin(w)
+	noFrame(t, take, 100*time.Millisecond, "the retry waits for the same question")
+
+	if r := s.withdraw(t, elicitPath, "deploy-7"); r.status != http.StatusNoContent {
+		t.Fatalf("withdraw: %d %s; want 204", r.status, r.body)
+	}
+	r := <-waiting
+	if r.status != http.StatusOK || r.body != `{"action":"cancel"}`+"\n" {
+		t.Errorf("the waiting retry got %d %s; want a cancel", r.status, r.body)
+	}
+	f, ok := take(2 * time.Second)
+	if !ok {
+		t.Fatal("the widget did not hear the question go")
+	}
+	if gotID, outcome := settledOutcome(t, f); gotID != id || outcome != wire.OutcomeCancelled {
+		t.Errorf("the widget heard %s; want %s cancelled", f, id)
+	}
+
+	late := s.ask(t.Context(), elicitPath, body, "deploy-7")
+	if late.status != http.StatusOK || late.body != `{"action":"cancel"}`+"\n" || late.header.Get("Idempotent-Replayed") != "true" {
+		t.Errorf("a later retry got %d %s (replayed %q); want the cancel kept", late.status, late.body, late.header.Get("Idempotent-Replayed"))
+	}
+	noFrame(t, take, 100*time.Millisecond, "a withdrawn question is not asked again")
+	if r := s.withdraw(t, elicitPath, `"deploy-7"`); r.status != http.StatusNoContent {
+		t.Errorf("withdrawing again: %d %s; want 204", r.status, r.body)
+	}
+	// An answer that comes too late hears the withdrawal, and is lost.
+	w.Answer(id, wire.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}})
+	if f, ok := take(2 * time.Second); !ok {
+		t.Error("a late answer heard nothing")
+	} else if _, outcome := settledOutcome(t, f); outcome != wire.OutcomeCancelled {
+		t.Errorf("a late answer heard %s; want cancelled", f)
+	}
+	if r := s.ask(t.Context(), elicitPath, body, "deploy-7"); !strings.Contains(r.body, "cancel") {
+		t.Errorf("after a late answer the key gives %d %s; want the cancel still", r.status, r.body)
+	}
+}
+
+// What cannot be withdrawn says why, and leaves the question as it was.
+func TestWithdrawKeyedRefused(t *testing.T) {
+	s := start(t, nil, apiKey)
+	w, next := widget(t, s.h, "default")
+	for _, c := range []struct {
+		name   string
+		keys   []string
+		status int
+		code   string
+	}{
+		{"no key", nil, http.StatusBadRequest, "bad_request"},
+		{"two keys", []string{"a", "b"}, http.StatusBadRequest, "bad_request"},
+		{"a key never used", []string{"never-asked"}, http.StatusNotFound, "unknown_question"},
+	} {
+		if r := s.withdraw(t, elicitPath, c.keys...); r.status != c.status || r.errorCode() != c.code {
+			t.Errorf("%s: %d %s; want %d %s", c.name, r.status, r.body, c.status, c.code)
+		}
+	}
+
+	body := `{"params":` + nameForm + `}`
+	asked := make(chan response, 1)
+	go func() { asked <- s.ask(t.Context(), elicitPath, body, "k1") }()
+	id := requestID(t, next())
+	// The key is the channel's: another channel has no such question.
+	if _, err := s.h.CreateChannel("team-b"); err != nil {
+		t.Fatal(err)
+	}
+	if r := s.withdraw(t, "/api/v1/channels/team-b/elicitations", "k1"); r.status != http.StatusNotFound {
+		t.Errorf("the key on another channel: %d %s; want 404", r.status, r.body)
+	}
+	w.Answer(id, wire.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}})
+	if r := <-asked; r.status != http.StatusOK || !strings.Contains(r.body, "Ada") {
+		t.Fatalf("the caller got %d %s; want the answer", r.status, r.body)
+	}
+	if r := s.withdraw(t, elicitPath, "k1"); r.status != http.StatusConflict || r.errorCode() != "already_settled" {
+		t.Errorf("withdrawing an answered question: %d %s; want 409 already_settled", r.status, r.body)
+	}
+	if r := s.ask(t.Context(), elicitPath, body, "k1"); r.status != http.StatusOK || !strings.Contains(r.body, "Ada") {
+		t.Errorf("a retry after the refused withdrawal: %d %s; want the answer kept", r.status, r.body)
+	}
+}
+
+// A withdrawal and an answer that race agree on who won: 204 and the
+// caller hears a cancel, or 409 and the caller hears the answer.
+func TestWithdrawKeyedRacesAnswer(t *testing.T) {
+	s := start(t, nil, apiKey)
+	w, next := widget(t, s.h, "default")
+	body := `{"params":` + nameForm + `}`
+	won := map[int]int{}
+	for i := range 40 {
+		key := "race-" + strconv.Itoa(i)
+		asked := make(chan response, 1)
+		go func() { asked <- s.ask(t.Context(), elicitPath, body, key) }()
+		f := next()
+		for strings.Contains(f, wire.MethodSettled) { // the last round's
+			f = next()
+		}
+		id := requestID(t, f)
+		withdrawn := make(chan response, 1)
+		go func() { withdrawn <- s.withdraw(t, elicitPath, key) }()
+		time.Sleep(time.Duration(i%8) * 100 * time.Microsecond) // either may win
+		w.Answer(id, wire.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}})
+		wd := <-withdrawn
+		r := <-asked
+		switch {
+		case wd.status == http.StatusNoContent && r.body == `{"action":"cancel"}`+"\n":
+		case wd.status == http.StatusConflict && strings.Contains(r.body, "Ada"):
+		default:
+			t.Fatalf("round %d: withdraw %d %s, caller %d %s", i, wd.status, wd.body, r.status, r.body)
+		}
+		won[wd.status]++
+	}
+	t.Logf("withdrawals won %d, answers %d", won[http.StatusNoContent], won[http.StatusConflict])
+}
