@@ -108,5 +108,8 @@ func TestHTTPWithdrawKeyed(t *testing.T) {
 	if n := eval[int](t, ctx, `document.querySelectorAll("form[data-elicitation-id]").length`); n != 0 {
 		t.Errorf("%d requests shown after the withdrawal; the retry asked again", n)
 	}
-	t.Logf("the page says: %s", eval[string](t, ctx, `document.querySelector('[data-outcome="cancelled"]').innerText`))
+	// In words the person can read: who asked, and that it is no longer needed.
+	if said := eval[string](t, ctx, `document.querySelector('[data-outcome="cancelled"]')?.innerText ?? ""`); !strings.Contains(said, "CRM") || !strings.Contains(said, "called off") {
+		t.Errorf("the page says %q; want that CRM called the request off", said)
+	}
 }
