@@ -117,6 +117,7 @@ func (a *api) askKeyed(w http.ResponseWriter, r *http.Request, channel, key stri
 		// connection, for a retry with the same key.
 		a.h.Submit(k.ctx, channel, body.Requester, body.Params, opts,
 			func(res *wire.ElicitResult, err error) { a.keyed.settle(k, res, err) })
+		close(k.submitted)
 	}
 	a.deleting.RUnlock()
 	if err != nil {
@@ -131,6 +132,9 @@ func (a *api) askKeyed(w http.ResponseWriter, r *http.Request, channel, key stri
 		return nil, false, false
 	}
 }
+
+// noQuestion is withdraw's 404.
+const noQuestion = "no question asked with this Idempotency-Key on this channel is pending or kept"
 
 // withdraw takes back a keyed question, named by its Idempotency-Key:
 // no connection's end withdraws one, so its caller does it this way when
@@ -149,23 +153,39 @@ func (a *api) withdraw(w http.ResponseWriter, r *http.Request) {
 	channel := r.PathValue("channel")
 	k := a.keyed.find(channel, key)
 	if k == nil {
-		writeError(w, http.StatusNotFound, codeNoQuestion,
-			"no question asked with this Idempotency-Key on this channel is pending or kept", nil)
+		writeError(w, http.StatusNotFound, codeNoQuestion, noQuestion, nil)
+		return
+	}
+	if !closedBefore(k.submitted, r) {
 		return
 	}
 	k.withdraw() // no effect on a question settled already
-	select {
-	case <-k.done:
-	case <-r.Context().Done():
+	if !closedBefore(k.done, r) {
 		return
 	}
-	if !k.withdrawn {
+	switch {
+	case k.err != nil:
+		// Refused as it was asked (its caller heard why): nothing is kept.
+		writeError(w, http.StatusNotFound, codeNoQuestion, noQuestion, nil)
+		return
+	case !k.withdrawn:
 		writeError(w, http.StatusConflict, codeSettled,
-			"the question was settled before it could be withdrawn: ask again with the same Idempotency-Key for its outcome", nil)
+			"the question was settled before it could be withdrawn; while its outcome is kept, asking again with the same Idempotency-Key returns it", nil)
 		return
 	}
 	a.log.Info("elicitation withdrawn by its caller", "channel", channel)
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// closedBefore waits until c is closed, and reports false when r's
+// caller left first.
+func closedBefore(c <-chan struct{}, r *http.Request) bool {
+	select {
+	case <-c:
+		return true
+	case <-r.Context().Done():
+		return false
+	}
 }
 
 // hubError maps a hub error to a status and an error body.

@@ -80,9 +80,12 @@ type keyed struct {
 	// connection, and withdraw ends it.
 	ctx      context.Context
 	withdraw context.CancelFunc
-	done     chan struct{}
-	res      *wire.ElicitResult
-	err      error
+	// submitted is closed once the hub has the question, or refused it:
+	// a withdrawal waits for it, so a refusal is never taken for one.
+	submitted chan struct{}
+	done      chan struct{}
+	res       *wire.ElicitResult
+	err       error
 	// withdrawn says the caller withdrew the question before anyone
 	// answered it: res is then a cancel. Read once done is closed.
 	withdrawn bool
@@ -119,7 +122,7 @@ func (q *keyedQuestions) claim(parent context.Context, channel, key string, body
 		}
 		return k, false, nil
 	}
-	k = &keyed{id: id, body: body, done: make(chan struct{})}
+	k = &keyed{id: id, body: body, submitted: make(chan struct{}), done: make(chan struct{})}
 	k.ctx, k.withdraw = context.WithCancel(context.WithoutCancel(parent))
 	q.byID[id] = k
 	return k, true, nil

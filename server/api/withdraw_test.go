@@ -4,12 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/formbridge/formbridge/app/wire"
+	"github.com/formbridge/formbridge/server/api"
+	"github.com/formbridge/formbridge/server/hub"
 )
 
 // withdraw sends DELETE path with an Idempotency-Key header per value.
@@ -168,4 +171,67 @@ func TestWithdrawKeyedRacesAnswer(t *testing.T) {
 		won[wd.status]++
 	}
 	t.Logf("withdrawals won %d, answers %d", won[http.StatusNoContent], won[http.StatusConflict])
+}
+
+// heldSubmit is the hub with each Submit held, once it has said so on
+// entered, until release is closed: a request between claiming its key
+// and reaching the hub.
+type heldSubmit struct {
+	*hub.Hub
+	entered chan struct{}
+	release chan struct{}
+}
+
+func (h heldSubmit) Submit(ctx context.Context, channel string, requester wire.Implementation, params json.RawMessage, opts *hub.ElicitOptions, done func(*wire.ElicitResult, error)) {
+	h.entered <- struct{}{}
+	<-h.release
+	h.Hub.Submit(ctx, channel, requester, params, opts, done)
+}
+
+// A withdrawal that comes while its question is still being asked waits
+// for the hub's word: a question the hub refuses was never pending (404,
+// and its caller hears the refusal), one it takes is withdrawn (204).
+func TestWithdrawKeyedWhileAsked(t *testing.T) {
+	for _, c := range []struct {
+		name, channel    string
+		full             bool // the channel holds its limit of pending requests
+		withdraw, caller int
+	}{
+		{"no such channel", "nope", false, http.StatusNotFound, http.StatusNotFound},
+		{"channel full", "default", true, http.StatusNotFound, http.StatusTooManyRequests},
+		{"taken", "default", false, http.StatusNoContent, http.StatusOK}, // then withdrawn: a cancel
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := hub.New(&hub.Options{MaxPending: 1})
+			if c.full {
+				h.Submit(t.Context(), "default", wire.Implementation{Name: "other"}, json.RawMessage(nameForm), nil, func(*wire.ElicitResult, error) {})
+			}
+			held := heldSubmit{Hub: h, entered: make(chan struct{}), release: make(chan struct{})}
+			srv := httptest.NewServer(api.NewWithEngine(held, &api.Options{APIKey: apiKey}))
+			t.Cleanup(func() {
+				h.Close()
+				srv.Close()
+			})
+			s := &server{h: h, url: srv.URL}
+			path := "/api/v1/channels/" + c.channel + "/elicitations"
+
+			asked := make(chan response, 1)
+			go func() { asked <- s.ask(t.Context(), path, `{"params":`+nameForm+`}`, "k1") }()
+			<-held.entered // the key is claimed; the hub has not been asked
+			withdrawn := make(chan response, 1)
+			go func() { withdrawn <- s.withdraw(t, path, "k1") }()
+			select {
+			case r := <-withdrawn:
+				t.Fatalf("the withdrawal answered %d %s before the hub had the question", r.status, r.body)
+			case <-time.After(100 * time.Millisecond):
+			}
+			close(held.release)
+			if r := <-withdrawn; r.status != c.withdraw {
+				t.Errorf("withdraw: %d %s; want %d", r.status, r.body, c.withdraw)
+			}
+			if r := <-asked; r.status != c.caller || (r.status == http.StatusOK && !strings.Contains(r.body, "cancel")) {
+				t.Errorf("the caller got %d %s; want %d", r.status, r.body, c.caller)
+			}
+		})
+	}
 }
