@@ -136,6 +136,18 @@ func requestID(t *testing.T, frame string) string {
 	return id
 }
 
+// settledOutcome reads a settled notification: the request it names and
+// why it left.
+func settledOutcome(t *testing.T, frame string) (id, outcome string) {
+	t.Helper()
+	var m wire.Message
+	var p wire.SettledParams
+	if json.Unmarshal([]byte(frame), &m) != nil || m.Method != wire.MethodSettled || json.Unmarshal(m.Params, &p) != nil {
+		t.Fatalf("not a settled notification: %s", frame)
+	}
+	return p.RequestID, p.Outcome
+}
+
 func TestBearerSchemeAnyCase(t *testing.T) {
 	s := start(t, nil, apiKey)
 	if r := s.do(t, t.Context(), "POST", "/api/v1/channels", ``, "bearer "+apiKey); r.status != http.StatusCreated {
@@ -299,12 +311,9 @@ func TestCallerDisconnects(t *testing.T) {
 	go s.do(t, ctx, "POST", "/api/v1/channels/default/elicitations", `{"params":`+nameForm+`}`, apiKey)
 	id := requestID(t, next())
 	cancel()
-	var m wire.Message
-	json.Unmarshal([]byte(next()), &m)
-	var p wire.SettledParams
-	json.Unmarshal(m.Params, &p)
-	if m.Method != wire.MethodSettled || p.RequestID != id || p.Outcome != wire.OutcomeCancelled {
-		t.Errorf("widget heard %s %s; want settled cancelled", m.Method, m.Params)
+	f := next()
+	if gotID, outcome := settledOutcome(t, f); gotID != id || outcome != wire.OutcomeCancelled {
+		t.Errorf("widget heard %s; want %s settled cancelled", f, id)
 	}
 }
 

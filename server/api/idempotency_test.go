@@ -16,13 +16,18 @@ import (
 
 const elicitPath = "/api/v1/channels/default/elicitations"
 
-// ask posts body with an Idempotency-Key header (values, as sent). It
-// gives up after 10 s, so a question that is never answered fails the
-// test instead of hanging it.
+// ask posts body with an Idempotency-Key header (values, as sent).
 func (s *server) ask(ctx context.Context, path, body string, keys ...string) response {
+	return s.keyedRequest(ctx, "POST", path, body, keys...)
+}
+
+// keyedRequest sends method path with the API key and an Idempotency-Key
+// header per value. It gives up after 10 s, so a question that is never
+// answered fails the test instead of hanging it.
+func (s *server) keyedRequest(ctx context.Context, method, path, body string, keys ...string) response {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, "POST", s.url+path, strings.NewReader(body))
+	req, err := http.NewRequestWithContext(ctx, method, s.url+path, strings.NewReader(body))
 	if err != nil {
 		return response{status: -1, body: err.Error()}
 	}

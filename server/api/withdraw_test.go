@@ -17,30 +17,7 @@ import (
 
 // withdraw sends DELETE path with an Idempotency-Key header per value.
 func (s *server) withdraw(t *testing.T, path string, keys ...string) response {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, "DELETE", s.url+path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+apiKey)
-	for _, k := range keys {
-		req.Header.Add("Idempotency-Key", k)
-	}
-	return send(req)
-}
-
-// settledOutcome reads a settled notification: the request it names and
-// why it left.
-func settledOutcome(t *testing.T, frame string) (id, outcome string) {
-	t.Helper()
-	var m wire.Message
-	var p wire.SettledParams
-	if json.Unmarshal([]byte(frame), &m) != nil || m.Method != wire.MethodSettled || json.Unmarshal(m.Params, &p) != nil {
-		t.Fatalf("not a settled notification: %s", frame)
-	}
-	return p.RequestID, p.Outcome
+	return s.keyedRequest(t.Context(), "DELETE", path, "", keys...)
 }
 
 // A keyed question outlives its caller's connection, so its caller takes
