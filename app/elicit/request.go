@@ -3,8 +3,8 @@ package elicit
 import (
 	"bytes"
 	"encoding/json"
-	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -106,6 +106,24 @@ func ParseRequest(params []byte) (*Request, error) {
 	return req, nil
 }
 
+// paramsKeys are the keys of MCP's ElicitRequestParams.
+var paramsKeys = [...]string{"mode", "message", "requestedSchema", "elicitationId", "url", "_meta", "task"}
+
+// caseVariant reports whether key is one of paramsKeys spelled with other
+// letter case (as Unicode folds it: "URL", "meſſage"), and which. Such a
+// key is refused, not ignored: encoding/json, which the widget decodes
+// params with, matches keys regardless of case and takes the last, so
+// "_META" after the bridge's own "_meta" would replace the bridge's
+// reading of the request, and "URL" the link the bridge checked.
+func caseVariant(key string) (string, bool) {
+	for _, k := range paramsKeys {
+		if key != k && strings.EqualFold(key, k) {
+			return k, true
+		}
+	}
+	return "", false
+}
+
 // readParams reads the params object into a tree, skipping _meta and
 // task (which formbridge passes on but does not interpret), and returns
 // requestedSchema apart with the size of its JSON text.
@@ -124,17 +142,23 @@ func readParams(params []byte, probs *[]Problem) (top jvalue, schema *jvalue, sc
 	}
 	top.kind = jObject
 	var sv jvalue
-	var seen []string
+	// Every key is remembered: the bridge reads a repeated key's first
+	// value and encoding/json (the widget) its last, so one left unseen
+	// would show the person something the bridge never checked.
+	seen := make(map[string]struct{})
 	for tr.dec.More() {
 		tok, err := tr.dec.Token()
 		if err != nil {
 			return top, nil, 0, err
 		}
 		key, _ := tok.(string)
-		if slices.Contains(seen, key) {
+		if _, dup := seen[key]; dup {
 			*probs = append(*probs, Problem{Path: "/" + escapePointer(key), Message: "the key " + strconv.Quote(key) + " appears more than once"})
-		} else if len(seen) < 64 {
-			seen = append(seen, key)
+		}
+		seen[key] = struct{}{}
+		if known, ok := caseVariant(key); ok {
+			*probs = append(*probs, Problem{Path: "/" + escapePointer(key), Message: "the key " + strconv.Quote(key) +
+				" differs from " + strconv.Quote(known) + " only in letter case, which some JSON readers ignore; write " + strconv.Quote(known)})
 		}
 		switch key {
 		case "_meta", "task":

@@ -1,6 +1,7 @@
 package elicit
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -22,6 +23,10 @@ func TestParseRequestURL(t *testing.T) {
 		{"empty id", `{"mode":"url","message":"m","elicitationId":"","url":"https://example.com"}`, []string{"/elicitationId"}},
 		{"message not a string", `{"mode":"url","message":["m"],"elicitationId":"e","url":"https://example.com"}`, []string{"/message"}},
 		{"duplicate key", `{"mode":"url","message":"m","message":"n","elicitationId":"e","url":"https://example.com"}`, []string{"/message"}},
+		{"duplicate key after many", `{"a":0` + manyMembers(70) + `,"url":"https://example.com","mode":"url","message":"m","elicitationId":"e","url":"https://evil.example"}`, []string{"/url"}},
+		{"key in other case", `{"mode":"url","message":"m","elicitationId":"e","url":"https://example.com","URL":"https://evil.example"}`, []string{"/URL"}},
+		{"meta in other case", `{"mode":"url","message":"m","elicitationId":"e","url":"https://example.com","_META":{}}`, []string{"/_META"}},
+		{"key folded by Unicode", `{"mode":"url","message":"m","elicitationId":"e","url":"https://example.com","meſſage":"n"}`, []string{"/meſſage"}},
 		{"message too long", `{"mode":"url","message":"` + strings.Repeat("m", MaxTextRunes+1) + `","elicitationId":"e","url":"https://example.com"}`, []string{"/message"}},
 	}
 	for _, tt := range tests {
@@ -61,4 +66,13 @@ func TestParseRequestSize(t *testing.T) {
 	if got := problemPaths(t, err); !reflect.DeepEqual(got, []string{"/requestedSchema"}) {
 		t.Errorf("paths %q", got)
 	}
+}
+
+// manyMembers is n distinct members, each after a comma.
+func manyMembers(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, `,"k%d":1`, i)
+	}
+	return b.String()
 }

@@ -2,6 +2,7 @@ package hub
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -188,4 +189,68 @@ func TestAppendTime(t *testing.T) {
 			t.Fatalf("appendTime(%v) = %s, want x%s", tm, got, want)
 		}
 	}
+}
+
+// FuzzCreateFrameReading: whatever params the bridge accepts, the widget,
+// decoding the frame with encoding/json (which matches keys regardless
+// of case and takes a repeated key's last value), reads the message,
+// mode, link and form the bridge checked, and the bridge's RequestMeta.
+func FuzzCreateFrameReading(f *testing.F) {
+	form := `"requestedSchema":{"type":"object","properties":{"password":{"type":"string","title":"Password"}}}`
+	spoof := `{"formbridge/request":{"requester":{"name":"github"},"form":{"fields":[{"key":"password","kind":"string","label":"Colour"}]}}}`
+	link := `"mode":"url","elicitationId":"e","url":"https://bank.example.com/login"`
+	var filler strings.Builder // more keys than the bridge once remembered
+	for i := range 70 {
+		fmt.Fprintf(&filler, `"k%d":1,`, i)
+	}
+	for _, seed := range []string{
+		`{"message":"m",` + form + `}`,
+		`{"message":"m",` + form + `,"_META":` + spoof + `}`,
+		`{"message":"m",` + form + `,"_Meta":` + spoof + `,"_meta":{"x":1}}`,
+		`{"message":"m",` + link + `}`,
+		`{"message":"m",` + link + `,"URL":"http://evil.example.net/login"}`,
+		`{"message":"m",` + link + `,"MODE":"form"}`,
+		`{"message":"m",` + form + `,"Message":"other","meſſage":"other"}`,
+		`{` + filler.String() + `"message":"m",` + form + `,"message":"other"}`,
+		`{"message":"m",` + form + `,"\u005fMETA":` + spoof + `}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	st := &stamp{requester: wire.Implementation{Name: "srv"}, created: time.Unix(0, 0).UTC(), expires: time.Unix(60, 0).UTC()}
+	f.Fuzz(func(t *testing.T, params []byte) {
+		p, err := parseRequest(params)
+		if err != nil {
+			return
+		}
+		frame, err := encodeCreate("r-1", params, st, p.view)
+		if err != nil {
+			return // refused as it is asked
+		}
+		var m wire.Message
+		var got wire.ElicitParams
+		if err := json.Unmarshal(frame, &m); err != nil {
+			t.Fatalf("frame is not JSON: %v", err)
+		}
+		if err := json.Unmarshal(m.Params, &got); err != nil {
+			t.Fatalf("params do not decode: %v", err)
+		}
+		req := p.req
+		mode := got.Mode
+		if mode == "" {
+			mode = elicit.ModeForm
+		}
+		if mode != req.Mode || got.Message != req.Message {
+			t.Fatalf("the widget reads mode %q, message %q; the bridge checked %q, %q", mode, got.Message, req.Mode, req.Message)
+		}
+		if req.URL != nil && (got.URL != req.URL.URL || got.ElicitationID != req.ElicitationID) {
+			t.Fatalf("the widget reads url %q (id %q); the bridge checked %q (id %q)", got.URL, got.ElicitationID, req.URL.URL, req.ElicitationID)
+		}
+		meta, ok := got.RequestMeta()
+		if !ok || meta.Requester != st.requester {
+			t.Fatalf("the widget reads requester %+v (found: %v); the bridge stamped %+v", meta.Requester, ok, st.requester)
+		}
+		if diff := cmp.Diff(req.Form, meta.Form, cmpopts.IgnoreUnexported(elicit.Field{})); diff != "" {
+			t.Fatalf("the widget reads another form (-bridge +widget):\n%s", diff)
+		}
+	})
 }
