@@ -9,6 +9,7 @@ require (
 	github.com/google/go-cmp v0.7.0
 	github.com/maxence-charriere/go-app/v9 v9.8.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
+	golang.org/x/net v0.61.0
 	golang.org/x/tools v0.52.0
 )
 
@@ -22,5 +23,6 @@ require (
 	golang.org/x/oauth2 v0.35.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/text v0.43.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 )

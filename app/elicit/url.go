@@ -24,7 +24,7 @@ const MaxURLBytes = 8192
 
 // URLWarning is a reason to look twice at a URL before opening it.
 type URLWarning struct {
-	Code    string `json:"code"` // "punycode", "mixed_script", "ip_address", "userinfo", "port", "http"
+	Code    string `json:"code"` // "disguised", "punycode", "mixed_script", "ip_address", "userinfo", "port", "http"
 	Message string `json:"message"`
 }
 
@@ -35,8 +35,10 @@ type URLInfo struct {
 	Host   string `json:"host"`   // as typed (Unicode if it was punycode)
 	Domain string `json:"domain"` // registrable part to highlight, e.g. "example.co.uk"
 	// ASCIIHost is the host in the letters a browser puts on the wire
-	// ("xn--pple-43d.com" for "аpple.com"), set only when Host has
-	// international letters: it cannot imitate another name.
+	// ("xn--pple-43d.com" for "аpple.com"), set only when Host is
+	// written otherwise (international letters, or characters a browser
+	// maps to others): it cannot imitate another name. Domain is then
+	// the registrable part of the name opened.
 	ASCIIHost string       `json:"asciiHost,omitempty"`
 	Port      string       `json:"port,omitempty"`
 	Warnings  []URLWarning `json:"warnings,omitempty"`
@@ -119,46 +121,74 @@ func (i *URLInfo) warn(code, msg string) {
 	i.Warnings = append(i.Warnings, URLWarning{Code: code, Message: msg})
 }
 
-// setHost checks a host name, decodes its punycode labels, and finds
-// its registrable domain.
+var errHostName = errors.New("the link's site name is not valid")
+
+// setHost checks a host name (lower case), finds the name a browser
+// opens for it and that name's registrable domain. A host written in
+// other letters than the name it opens (international letters, or
+// characters a browser maps to others) gets the plain spelling too, as
+// ASCIIHost, with warnings.
 func (i *URLInfo) setHost(host string) error {
-	name := strings.TrimSuffix(host, ".")
-	labels := strings.Split(name, ".")
-	ascii := make([]string, len(labels))
-	unicodeHost := false
+	ascii, err := hostToASCII(host)
+	if err != nil {
+		return errHostName
+	}
+	ascii = strings.TrimSuffix(ascii, ".")
+	labels := strings.Split(ascii, ".")
+	international := false
 	for k, l := range labels {
-		ascii[k] = l
 		if strings.HasPrefix(l, "xn--") {
-			d, err := decodePunycode(l[4:])
+			d, err := punycodeToUnicode(l)
 			if err != nil || d == "" {
-				return errors.New("the link's site name is not valid")
+				return errHostName
 			}
-			labels[k], unicodeHost = strings.ToLower(d), true
-			if strings.ContainsFunc(labels[k], hiddenRune) {
+			labels[k], international = d, true
+			if strings.ContainsFunc(d, hiddenRune) {
 				return errHidden
 			}
-		} else if !isASCII(l) {
-			ascii[k], unicodeHost = "xn--"+encodePunycode(l), true
 		}
 		if !validHostLabel(labels[k]) && !validUnderscoreLabel(labels[k]) {
-			return errors.New("the link's site name is not valid")
+			return errHostName
 		}
 	}
-	i.Host = strings.Join(labels, ".")
+	opened := strings.Join(labels, ".")
+	written := writtenHost(strings.TrimSuffix(host, "."))
+	i.Host = opened
 	i.Domain = registrableDomain(labels)
-	if !unicodeHost {
+	disguised := written != opened
+	if !international && !disguised {
 		return nil
 	}
-	i.ASCIIHost = strings.Join(ascii, ".")
+	i.ASCIIHost = ascii
+	if disguised {
+		// Shown as written, which is what the person sees in the link;
+		// the card names the site opened by its plain spelling.
+		i.Host = written
+		i.warn("disguised", "The site name is written with unusual characters that the browser reads as other ones: this link really opens "+ascii+".")
+	}
 	for _, l := range labels {
 		if mixedScript(l) {
-			// First: it is the stronger reason to look twice.
+			// Before the punycode warning: the stronger reason to look twice.
 			i.warn("mixed_script", "The site name mixes letters from different alphabets, a trick used to imitate a familiar site.")
 			break
 		}
 	}
-	i.warn("punycode", "The site name uses letters beyond a to z, some of which look just like familiar ones. Its real name, in plain letters, is "+i.ASCIIHost+": make sure this is the site you expect.")
+	if international {
+		i.warn("punycode", "The site name uses letters beyond a to z, some of which look just like familiar ones. Its real name, in plain letters, is "+ascii+": make sure this is the site you expect.")
+	}
 	return nil
+}
+
+// writtenHost is host as a person reads it in the link: its punycode
+// labels in the letters they stand for.
+func writtenHost(host string) string {
+	labels := strings.Split(host, ".")
+	for k, l := range labels {
+		if d, err := punycodeToUnicode(l); strings.HasPrefix(l, "xn--") && err == nil {
+			labels[k] = d
+		}
+	}
+	return strings.Join(labels, ".")
 }
 
 // Lookalike reports whether the host uses letters beyond a to z
