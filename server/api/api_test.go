@@ -243,6 +243,10 @@ func TestElicitBadRequest(t *testing.T) {
 		{"negative timeout", `{"params":` + nameForm + `,"timeoutSeconds":-1}`, "bad_request", false},
 		{"huge timeout", `{"params":` + nameForm + `,"timeoutSeconds":1e12}`, "bad_request", false},
 		{"two objects", `{"params":` + nameForm + `}{}`, "bad_request", false},
+		// With a short timeout: taken, they would come back 200 soon, not hang.
+		{"stray closing brackets", `{"params":` + nameForm + `,"timeoutSeconds":0.1}}]]`, "bad_request", false},
+		{"key in other case", `{"PARAMS":` + nameForm + `,"timeoutSeconds":0.1}`, "bad_request", false},
+		{"nested key in other case", `{"params":` + nameForm + `,"timeoutSeconds":0.1,"requester":{"Name":"x"}}`, "bad_request", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

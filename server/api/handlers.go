@@ -9,7 +9,9 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"reflect"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/formbridge/formbridge/app/elicit"
@@ -316,12 +318,61 @@ func decodeData(w http.ResponseWriter, data []byte, v any) bool {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	err := dec.Decode(v)
-	if err == nil && dec.More() {
-		err = errors.New("trailing data after the JSON object")
+	if err == nil {
+		// Not dec.More(), which is false before a stray "}" or "]".
+		if _, end := dec.Token(); end != io.EOF {
+			err = errors.New("trailing data after the JSON object")
+		}
+	}
+	if err == nil {
+		err = exactKeys(data, reflect.TypeOf(v))
 	}
 	if err != nil {
 		writeError(w, http.StatusBadRequest, codeBadRequest, "the body is not the JSON expected: "+err.Error(), nil)
 		return false
 	}
 	return true
+}
+
+// exactKeys refuses a key of data's objects that names a field of t's
+// structs in other letter case ("PARAMS"): encoding/json matches it all
+// the same, and the API refuses what it does not know, so that a typo
+// does not pass unnoticed. Keys it does not know at all are refused by
+// DisallowUnknownFields; values that are not objects are not looked at.
+func exactKeys(data []byte, t reflect.Type) error {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return nil
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(data, &obj) != nil {
+		return nil // not an object: decoding said what was wrong
+	}
+	for key, val := range obj {
+		f, ok := jsonField(t, key)
+		if !ok {
+			return fmt.Errorf("json: unknown field %q", key)
+		}
+		if err := exactKeys(val, f.Type); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// jsonField is t's field whose JSON name is exactly key.
+func jsonField(t reflect.Type, key string) (reflect.StructField, bool) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "" {
+			name = f.Name
+		}
+		if f.IsExported() && name == key {
+			return f, true
+		}
+	}
+	return reflect.StructField{}, false
 }
