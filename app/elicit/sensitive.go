@@ -23,7 +23,11 @@ var secretPhrases = []struct {
 	what    string
 	phrases []string
 }{
-	{"password", []string{"password", "passwords", "passwd", "pwd", "passcode"}},
+	{"password", []string{"password", "passwords", "passwd", "pwd", "passcode",
+		// The same in other languages a server may be localized to.
+		"passwort", "kennwort", "contraseña", "contrasena", "mot de passe", "mdp", "senha",
+		"wachtwoord", "lösenord", "losenord", "adgangskode", "salasana", "hasło", "haslo", "heslo",
+		"şifre", "sifre", "пароль", "κωδικός"}},
 	{"passphrase", []string{"passphrase", "pass phrase"}},
 	// A sign-in code asked for by a form is how accounts are taken over.
 	{"one-time code", []string{"otp", "one time code", "one time passcode", "2fa code", "2 fa code", "mfa code",
@@ -32,13 +36,18 @@ var secretPhrases = []struct {
 	{"API key", []string{"api key", "apikey", "api secret", "access key", "secret key"}},
 	{"access token", []string{"access token", "auth token", "api token", "bearer token", "refresh token",
 		"session token", "oauth token", "id token", "accesstoken", "authtoken"}},
-	{"private key", []string{"private key", "privkey", "ssh key", "signing key", "seed phrase", "recovery phrase", "mnemonic phrase"}},
+	{"private key", []string{"private key", "privkey", "ssh key", "signing key", "seed phrase", "recovery phrase", "mnemonic phrase",
+		"seed words", "recovery words", "recovery seed", "wallet seed", "mnemonic"}},
 	{"secret", []string{"secret", "secrets", "client secret"}},
 	{"card number", []string{"card number", "credit card", "debit card", "card no", "cardnumber", "cc number", "ccnum"}},
 	{"card security code", []string{"cvv", "cvc", "cvv2", "cvc2", "csc", "card security code", "card code"}},
 	{"IBAN", []string{"iban"}},
 	{"social security number", []string{"ssn", "social security"}},
 }
+
+// secretFragments name a password in scripts written without spaces
+// between words, so they are matched anywhere in the text.
+var secretFragments = []string{"密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호"}
 
 // notSecretTokens are words before "token" that make it a count or a
 // page marker, not a credential ("max token", "next page token").
@@ -76,6 +85,19 @@ func (f *Form) Sensitive() []Sensitivity {
 
 // secretIn returns what secret text names, or "".
 func secretIn(text string) string {
+	// Invisible characters would split "Pass\u200bword" into two words
+	// and hide it; the person reads one.
+	text = strings.Map(func(r rune) rune {
+		if hiddenRune(r) {
+			return -1
+		}
+		return r
+	}, text)
+	for _, f := range secretFragments {
+		if strings.Contains(text, f) {
+			return "password"
+		}
+	}
 	ws := words(text)
 	if len(ws) == 0 {
 		return ""
