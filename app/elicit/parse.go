@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -231,6 +232,9 @@ func (p *schemaParser) field(key string, v *jvalue, path string) (Field, bool) {
 		p.add(path, "the property name is longer than %d characters", MaxTextRunes)
 		return f, false
 	}
+	if !p.inOrder(key, path, "the property name") { // shown when it has no title
+		return f, false
+	}
 	if v.kind != jObject {
 		p.add(path, "a property must be a schema object, not %s", v.typeName())
 		return f, false
@@ -282,7 +286,7 @@ func (p *schemaParser) field(key string, v *jvalue, path string) (Field, bool) {
 	f.Title = p.text(v, path, "title")
 	f.Description = p.text(v, path, "description")
 	f.Label = f.Title
-	if strings.TrimSpace(f.Label) == "" {
+	if blank(f.Label) {
 		f.Label = Humanize(key)
 	}
 	switch typ {
@@ -327,5 +331,33 @@ func (p *schemaParser) text(v *jvalue, path, key string) string {
 		p.add(path+"/"+key, "%s is longer than %d characters", key, MaxTextRunes)
 		return ""
 	}
+	if !p.inOrder(t.s, path+"/"+key, key) {
+		return ""
+	}
 	return t.s
 }
+
+// blank reports whether s would show as nothing: spaces and invisible
+// characters (a title of zero-width spaces) only.
+func blank(s string) bool {
+	return strings.TrimFunc(s, func(r rune) bool { return unicode.IsSpace(r) || hiddenRune(r) }) == ""
+}
+
+// inOrder refuses text a person would read in another order than it is
+// written (see DirectionOverride), naming it what in the problem.
+func (p *schemaParser) inOrder(s, path, what string) bool {
+	if i := strings.IndexFunc(s, DirectionOverride); i >= 0 {
+		r, _ := utf8.DecodeRuneInString(s[i:])
+		p.add(path, "%s contains the invisible direction control U+%04X, which shows text in another order than it is written; a person would read something the server did not send", what, r)
+		return false
+	}
+	return true
+}
+
+// DirectionOverride reports the Unicode embedding and override controls
+// (U+202A to U+202E): "Pay\u202Eroll" shows as "Payllor", "RU-0042" as
+// "2400-UR". Text shown to a person must not hold them. The isolates
+// (U+2066 to U+2069), which localization tools put around inserted
+// words, and the direction marks only order runs as the text's own
+// letters would, and are allowed.
+func DirectionOverride(r rune) bool { return r >= 0x202a && r <= 0x202e }

@@ -126,6 +126,7 @@ func (p *schemaParser) optionValue(v *jvalue, path string) (string, bool) {
 		p.add(path, "a choice's value must not be empty")
 	case utf8.RuneCountInString(v.s) > MaxTextRunes:
 		p.add(path, "a choice's value is longer than %d characters", MaxTextRunes)
+	case !p.inOrder(v.s, path, "a choice's value"): // shown when it has no title
 	default:
 		return v.s, true
 	}
@@ -138,6 +139,7 @@ func (p *schemaParser) optionTitle(v *jvalue, path string) (string, bool) {
 		p.add(path, "a choice's title must be a string, not %s", v.typeName())
 	case utf8.RuneCountInString(v.s) > MaxTextRunes:
 		p.add(path, "a choice's title is longer than %d characters", MaxTextRunes)
+	case !p.inOrder(v.s, path, "a choice's title"):
 	default:
 		return v.s, true
 	}

@@ -32,7 +32,8 @@ func TestParseOrderAndLabels(t *testing.T) {
 		"zeta":{"type":"string"},
 		"alpha":{"type":"integer","title":"How many?"},
 		"firstName":{"type":"string"},
-		"mid":{"type":"boolean"}
+		"mid":{"type":"boolean"},
+		"zeroWidth":{"type":"string","title":"\u200b\u200b "}
 	},"required":["alpha"]}`))
 	if err != nil {
 		t.Fatal(err)
@@ -42,10 +43,10 @@ func TestParseOrderAndLabels(t *testing.T) {
 		keys = append(keys, f.Key)
 		labels = append(labels, f.Label)
 	}
-	if want := []string{"zeta", "alpha", "firstName", "mid"}; !reflect.DeepEqual(keys, want) {
+	if want := []string{"zeta", "alpha", "firstName", "mid", "zeroWidth"}; !reflect.DeepEqual(keys, want) {
 		t.Errorf("keys = %q, want the text's order %q", keys, want)
 	}
-	if want := []string{"Zeta", "How many?", "First name", "Mid"}; !reflect.DeepEqual(labels, want) {
+	if want := []string{"Zeta", "How many?", "First name", "Mid", "Zero width"}; !reflect.DeepEqual(labels, want) {
 		t.Errorf("labels = %q, want %q", labels, want)
 	}
 	if !form.Field("alpha").Required || form.Field("zeta").Required {
@@ -97,6 +98,11 @@ func TestParseRefusals(t *testing.T) {
 		{"properties inside a string", prop(`{"type":"string","properties":{}}`), []string{"/properties/f/properties"}},
 		{"property not an object", prop(`"string"`), []string{"/properties/f"}},
 		{"empty property name", `{"type":"object","properties":{"":{"type":"string"}}}`, []string{"/properties/"}},
+		{"title reversed", prop(`{"type":"string","title":"Pay\u202eroll"}`), []string{"/properties/f/title"}},
+		{"description embedded", prop(`{"type":"string","description":"x\u202by"}`), []string{"/properties/f/description"}},
+		{"option reversed", prop(`{"type":"string","enum":["x\u202egnp.exe"]}`), []string{"/properties/f/enum/0"}},
+		{"option title reversed", prop(`{"type":"string","oneOf":[{"const":"a","title":"\u202dA"}]}`), []string{"/properties/f/oneOf/0/title"}},
+		{"property name reversed", `{"type":"object","properties":{"a\u202eb":{"type":"string"}}}`, []string{"/properties/a\u202eb"}},
 		{"additionalProperties schema", `{"type":"object","additionalProperties":{"type":"string"}}`, []string{"/additionalProperties"}},
 		{"root title not text", `{"type":"object","title":5}`, []string{"/title"}},
 		{"field description not text", prop(`{"type":"string","description":["a"]}`), []string{"/properties/f/description"}},

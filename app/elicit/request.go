@@ -63,6 +63,7 @@ func ParseRequest(params []byte) (*Request, error) {
 		p.add("/message", "message must be a string, not %s", m.typeName())
 	case utf8.RuneCountInString(m.s) > MaxTextRunes:
 		p.add("/message", "message is longer than %d characters", MaxTextRunes)
+	case !p.inOrder(m.s, "/message", "message"):
 	default:
 		req.Message = m.s
 	}

@@ -27,6 +27,7 @@ func TestParseRequestURL(t *testing.T) {
 		{"key in other case", `{"mode":"url","message":"m","elicitationId":"e","url":"https://example.com","URL":"https://evil.example"}`, []string{"/URL"}},
 		{"meta in other case", `{"mode":"url","message":"m","elicitationId":"e","url":"https://example.com","_META":{}}`, []string{"/_META"}},
 		{"key folded by Unicode", `{"mode":"url","message":"m","elicitationId":"e","url":"https://example.com","meſſage":"n"}`, []string{"/meſſage"}},
+		{"message reversed", `{"mode":"url","message":"account \u202eRU-0042\u202c","elicitationId":"e","url":"https://example.com"}`, []string{"/message"}},
 		{"message too long", `{"mode":"url","message":"` + strings.Repeat("m", MaxTextRunes+1) + `","elicitationId":"e","url":"https://example.com"}`, []string{"/message"}},
 	}
 	for _, tt := range tests {
@@ -75,4 +76,13 @@ func manyMembers(n int) string {
 		fmt.Fprintf(&b, `,"k%d":1`, i)
 	}
 	return b.String()
+}
+
+// Isolates, which localization tools put around inserted words, are
+// not direction overrides: such a message is taken.
+func TestParseRequestIsolates(t *testing.T) {
+	t.Parallel()
+	if _, err := ParseRequest([]byte(`{"message":"Invite \u2068Ada\u2069?","requestedSchema":{"type":"object","properties":{}}}`)); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -290,17 +290,19 @@ func TestFormHostileStringsAreText(t *testing.T) {
 		script = `<script>alert(1)</script>`
 		img    = `<img src=x onerror=alert(1)>`
 		js     = `javascript:alert(1)`
-		bidi   = "\u202Egnp.exe\u202C"
+		// An isolate: the bridge lets it through (overrides, U+202E, it
+		// refuses in a schema and takes out of a requester).
+		rli = "\u2067gnp.exe\u2069"
 	)
 	schema, _ := json.Marshal(map[string]any{
 		"type": "object",
 		"properties": map[string]any{
 			"a": map[string]any{"type": "string", "title": script, "description": img},
-			"b": map[string]any{"type": "string", "title": js, "enum": []string{"x"}, "enumNames": []string{bidi}},
+			"b": map[string]any{"type": "string", "title": js, "enum": []string{"x"}, "enumNames": []string{rli}},
 		},
 	})
 	f, _, _ := mountForm(t, script+"\n"+img+"\n"+js, string(schema))
-	f.Item.Meta.Requester = wire.Implementation{Name: "x", Title: bidi + `"><b>`}
+	f.Item.Meta.Requester = wire.Implementation{Name: "x", Title: rli + `"><b>`}
 	page := render(t, f)
 
 	for _, tag := range []string{"script", "img", "a", "b", "iframe"} {
@@ -309,7 +311,7 @@ func TestFormHostileStringsAreText(t *testing.T) {
 		}
 	}
 	text := page.textContent()
-	for _, s := range []string{script, img, js, bidi} {
+	for _, s := range []string{script, img, js, rli} {
 		if !strings.Contains(text, s) {
 			t.Errorf("%q is not shown literally", s)
 		}
@@ -319,7 +321,7 @@ func TestFormHostileStringsAreText(t *testing.T) {
 		t.Errorf("message = %q dir=%q; want the text with its line breaks, dir=auto", msg.textContent(), msg.attrs["dir"])
 	}
 	// Server text sits in isolating elements: <bdi> or dir="auto".
-	for _, n := range page.all(func(n *node) bool { return n.tag == "" && strings.ContainsAny(n.text, "\u202E<") }) {
+	for _, n := range page.all(func(n *node) bool { return n.tag == "" && strings.ContainsAny(n.text, "\u2067<") }) {
 		if p := n.parent; p.tag != "bdi" && p.attrs["dir"] != "auto" {
 			t.Errorf("%q is in a <%s> without isolation", n.text, p.tag)
 		}

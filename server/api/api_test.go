@@ -229,6 +229,25 @@ func TestElicitAnswered(t *testing.T) {
 	}
 }
 
+// Without a requester the widget is told none, and words it itself
+// ("A connected app"), rather than a made-up name like "HTTP API".
+func TestElicitWithoutRequester(t *testing.T) {
+	s := start(t, nil, apiKey)
+	_, next := widget(t, s.h, "default")
+	done := make(chan response, 1)
+	go func() {
+		done <- s.do(t, t.Context(), "POST", "/api/v1/channels/default/elicitations", `{"params":`+nameForm+`,"timeoutSeconds":0.5}`, apiKey)
+	}()
+	defer func() { <-done }() // expired by then
+	var m wire.Message
+	var p wire.ElicitParams
+	json.Unmarshal([]byte(next()), &m)
+	json.Unmarshal(m.Params, &p)
+	if meta, ok := p.RequestMeta(); !ok || meta.Requester != (wire.Implementation{}) {
+		t.Errorf("requester %+v (found: %v); want none", meta.Requester, ok)
+	}
+}
+
 func TestElicitBadRequest(t *testing.T) {
 	s := start(t, nil, apiKey)
 	tests := []struct {

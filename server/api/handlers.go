@@ -49,9 +49,6 @@ func (a *api) elicit(w http.ResponseWriter, r *http.Request) {
 			fmt.Sprintf("timeoutSeconds must be between 0 (the bridge's default) and %d", int(maxTimeout.Seconds())), nil)
 		return
 	}
-	if body.Requester.Name == "" {
-		body.Requester.Name = "HTTP API"
-	}
 	key, err := idempotencyKey(r)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, codeBadRequest, err.Error(), nil)

@@ -2,8 +2,11 @@ package e2e
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -17,7 +20,7 @@ var hostile = []string{
 	`<script>window.__pwned='script'</script>`,
 	`<svg onload="window.__pwned='svg'"></svg>`,
 	`javascript:window.__pwned='link'`,
-	"\u202eevil\u202c <b onmouseover=\"window.__pwned='b'\">bold</b>",
+	"\u2067evil\u2069 <b onmouseover=\"window.__pwned='b'\">bold</b>",
 }
 
 func TestHostileStringsRenderAsText(t *testing.T) {
@@ -60,6 +63,35 @@ func TestHostileStringsRenderAsText(t *testing.T) {
 		if !strings.Contains(text, s) {
 			t.Errorf("the page does not show %q literally", s)
 		}
+	}
+	do(t, ctx, "decline", chromedp.Click(action("decline")))
+	wantResult(t, await(t, ctx, out), `{"action":"decline"}`)
+}
+
+// TestDirectionOverrides: a direction override ("Pay\u202eroll" shows as
+// "Payllor") in text shown to the person refuses the request at once,
+// saying why; in the requester's name the bridge takes it out, and the
+// person reads the name as written.
+func TestDirectionOverrides(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	openWidget(t, ctx, b)
+	out := b.Elicit(t, `{"message":"Approve the transfer to account \u202eRU-0042\u202c?","requestedSchema":{"type":"object","properties":{}}}`, nil)
+	select {
+	case o := <-out:
+		var werr *wire.Error
+		if !errors.As(o.Err, &werr) || werr.Code != wire.CodeInvalidParams || !strings.Contains(fmt.Sprint(werr.Data), "U+202E") {
+			t.Fatalf("Elicit = %+v, %v; want -32602 naming U+202E", o.Result, o.Err)
+		}
+	case <-time.After(resultTimeout):
+		t.Fatal("the message was not refused")
+	}
+
+	requester := wire.Implementation{Name: "payroll", Title: "Pay\u202eroll\u202c Bot"}
+	out = b.ElicitAs(t, requester, `{"message":"Run payroll?","requestedSchema":{"type":"object","properties":{}}}`, nil)
+	waitForm(t, ctx)
+	if text := eval[string](t, ctx, `document.querySelector("form[data-elicitation-id]").textContent`); !strings.Contains(text, "Payroll Bot") || strings.ContainsRune(text, 0x202e) {
+		t.Errorf("the form reads %q; want the requester as Payroll Bot", text)
 	}
 	do(t, ctx, "decline", chromedp.Click(action("decline")))
 	wantResult(t, await(t, ctx, out), `{"action":"decline"}`)

@@ -549,6 +549,15 @@ func TestRequesterBounded(t *testing.T) {
 	if meta.Requester.Version != "1" {
 		t.Errorf("version %q; want it untouched", meta.Requester.Version)
 	}
+
+	// A direction override would show "Payroll" as "Payllor".
+	odd := wire.Implementation{Name: "payroll", Title: "Pay\u202eroll\u202c Bot"}
+	go h.Elicit(t.Context(), "default", odd, json.RawMessage(nameForm), nil)
+	_, p = w.request()
+	meta, _ = p.RequestMeta()
+	if meta.Requester.Title != "Payroll Bot" || meta.Requester.Name != "payroll" {
+		t.Errorf("requester %+v; want the title without its direction controls", meta.Requester)
+	}
 }
 
 // A caller that left before asking shows nothing to anyone.

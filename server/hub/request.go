@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -259,15 +260,21 @@ func (r *request) finish() {
 const maxRequesterText = 200
 
 // set stamps a request asked by requester at now. Overlong requester
-// fields are shortened rather than refused: a long name is no reason not
-// to ask.
+// fields are shortened, and direction overrides (elicit.DirectionOverride:
+// "Pay\u202Eroll" shows as "Payllor") taken out, rather than refused: an
+// odd name is no reason not to ask.
 func (st *stamp) set(requester *wire.Implementation, now time.Time, timeout time.Duration) {
 	st.requester = *requester
-	if len(requester.Name) > maxRequesterText || len(requester.Title) > maxRequesterText || len(requester.Version) > maxRequesterText {
+	if oddRequesterText(requester.Name) || oddRequesterText(requester.Title) || oddRequesterText(requester.Version) {
 		st.requester = cutRequester(requester)
 	}
 	st.created = now.UTC().Truncate(time.Millisecond)
 	st.expires = now.Add(timeout).UTC().Truncate(time.Millisecond)
+}
+
+// oddRequesterText reports a requester field that cutRequester changes.
+func oddRequesterText(s string) bool {
+	return len(s) > maxRequesterText || strings.ContainsFunc(s, elicit.DirectionOverride)
 }
 
 // cutRequester is set's rare case, out of line: its buffers would
@@ -276,6 +283,12 @@ func (st *stamp) set(requester *wire.Implementation, now time.Time, timeout time
 //go:noinline
 func cutRequester(r *wire.Implementation) wire.Implementation {
 	cut := func(s string) string {
+		s = strings.Map(func(r rune) rune {
+			if elicit.DirectionOverride(r) {
+				return -1
+			}
+			return r
+		}, s)
 		if utf8.RuneCountInString(s) <= maxRequesterText {
 			return s
 		}
