@@ -31,7 +31,7 @@
 // URL-mode links are checked by [CheckURL]: only https (and http to this
 // machine) may be opened, and misleading hosts get warnings.
 //
-// Limits ([MaxSchemaBytes], [MaxProperties], [MaxOptions], [MaxTextRunes])
+// Limits ([MaxSchemaBytes], [MaxProperties], [MaxOptions], [MaxFormOptions], [MaxTextRunes])
 // bound what a server may ask, so a form stays something a person can
 // answer and the bridge never holds unbounded input.
 package elicit

@@ -127,6 +127,7 @@ const (
 	MaxSchemaBytes   = 256 << 10 // requestedSchema JSON text
 	MaxProperties    = 100       // properties per form
 	MaxOptions       = 1000      // options per select or multi select
+	MaxFormOptions   = 2000      // options of all a form's selects together
 	MaxTextRunes     = 10000     // any title, description or message
 	MaxPatternLength = 1000      // a pattern's source text
 )

@@ -179,6 +179,13 @@ func (p *schemaParser) form(root *jvalue, base string) *Form {
 			}
 		}
 	}
+	// Each option costs the bridge a few hundred bytes while the request
+	// waits (parsed, in the widget's reading, in the frame): 44 selects of
+	// 1000 short options fit in the schema's bytes and held 3.6 MB each.
+	if n := form.optionCount(); n > MaxFormOptions {
+		p.add(base+"/properties", "the form offers %d choices in all; at most %d are allowed", n, MaxFormOptions)
+		return nil
+	}
 	if req := root.get("required"); req != nil {
 		p.required(form, props, req, base+"/required")
 	}
@@ -335,6 +342,15 @@ func (p *schemaParser) text(v *jvalue, path, key string) string {
 		return ""
 	}
 	return t.s
+}
+
+// optionCount is the number of options of all f's fields.
+func (f *Form) optionCount() int {
+	n := 0
+	for i := range f.Fields {
+		n += len(f.Fields[i].Options)
+	}
+	return n
 }
 
 // blank reports whether s would show as nothing: spaces and invisible

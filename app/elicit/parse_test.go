@@ -98,6 +98,7 @@ func TestParseRefusals(t *testing.T) {
 		{"properties inside a string", prop(`{"type":"string","properties":{}}`), []string{"/properties/f/properties"}},
 		{"property not an object", prop(`"string"`), []string{"/properties/f"}},
 		{"empty property name", `{"type":"object","properties":{"":{"type":"string"}}}`, []string{"/properties/"}},
+		{"too many options in all", `{"type":"object","properties":{` + strings.Join(manySelects(3, MaxOptions), ",") + `}}`, []string{"/properties"}},
 		{"title reversed", prop(`{"type":"string","title":"Pay\u202eroll"}`), []string{"/properties/f/title"}},
 		{"description embedded", prop(`{"type":"string","description":"x\u202by"}`), []string{"/properties/f/description"}},
 		{"option reversed", prop(`{"type":"string","enum":["x\u202egnp.exe"]}`), []string{"/properties/f/enum/0"}},
@@ -264,5 +265,27 @@ func TestParseHostile(t *testing.T) {
 				t.Errorf("%d problems listed, more than %d", len(se.Problems), maxProblems)
 			}
 		})
+	}
+}
+
+// manySelects is n properties, each a select of size options.
+func manySelects(n, size int) []string {
+	vals := make([]string, size)
+	for i := range vals {
+		vals[i] = `"` + strconv.Itoa(i) + `"`
+	}
+	enum := `{"type":"string","enum":[` + strings.Join(vals, ",") + `]}`
+	props := make([]string, n)
+	for i := range props {
+		props[i] = `"s` + strconv.Itoa(i) + `":` + enum
+	}
+	return props
+}
+
+// Two selects of MaxOptions each are within MaxFormOptions.
+func TestParseOptionsInAll(t *testing.T) {
+	t.Parallel()
+	if _, err := Parse([]byte(`{"type":"object","properties":{` + strings.Join(manySelects(2, MaxOptions), ",") + `}}`)); err != nil {
+		t.Fatal(err)
 	}
 }
