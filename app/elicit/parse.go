@@ -182,7 +182,7 @@ func (p *schemaParser) form(root *jvalue, base string) *Form {
 	// Each option costs the bridge a few hundred bytes while the request
 	// waits (parsed, in the widget's reading, in the frame): 44 selects of
 	// 1000 short options fit in the schema's bytes and held 3.6 MB each.
-	if n := form.optionCount(); n > MaxFormOptions {
+	if n := optionCount(form.Fields); n > MaxFormOptions {
 		p.add(base+"/properties", "the form offers %d choices in all; at most %d are allowed", n, MaxFormOptions)
 		return nil
 	}
@@ -344,11 +344,13 @@ func (p *schemaParser) text(v *jvalue, path, key string) string {
 	return t.s
 }
 
-// optionCount is the number of options of all f's fields.
-func (f *Form) optionCount() int {
+// optionCount is the number of options of all fields. A function, not
+// a method of Form: the widget's wasm lists every method of a type it
+// decodes, by name, even one it never calls.
+func optionCount(fields []Field) int {
 	n := 0
-	for i := range f.Fields {
-		n += len(f.Fields[i].Options)
+	for i := range fields {
+		n += len(fields[i].Options)
 	}
 	return n
 }
