@@ -18,7 +18,7 @@
     '<div class="fb-field fb-check"><div class="fb-check-row"><input type="checkbox"><label class="fb-label"><bdi>Aa</bdi></label></div></div>' +
     field('<input type="text" class="fb-input">') +
     field('<textarea class="fb-input"></textarea>') +
-    field('<input type="number" class="fb-input fb-number">') +
+    field('<input type="text" inputmode="numeric" class="fb-input fb-number">') +
     field('<select class="fb-input"><option>Aa</option></select>') +
     '<fieldset class="fb-field"><legend class="fb-label">Aa</legend><div class="fb-options">' +
     '<label class="fb-option"><input type="radio"> Aa</label><label class="fb-option"><input type="checkbox"> Aa</label></div></fieldset>' +

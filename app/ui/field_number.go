@@ -25,21 +25,22 @@ func numberHint(fd *elicit.Field) string {
 	return ""
 }
 
-// renderNumber shows a number field. The raw text is kept as typed;
-// Form.Collect reads and checks it.
+// renderNumber shows a number field. It is a text box, not
+// <input type=number>: that one reports text it cannot read ("12e",
+// "1,5" in some locales) as "", so an answer the person typed would be
+// dropped without a word, and its wheel and arrow keys change a value
+// unasked. The text is kept as typed; Form.Collect reads and checks it,
+// and says what is wrong. A phone shows its number pad unless the
+// number may be negative: the pads of many have no minus key.
 func (f *requestForm) renderNumber(i int, fd *elicit.Field) app.UI {
 	p := f.parts(i, fd, numberHint(fd))
-	in := f.textInput(i, p, "number", "fb-input fb-number", f.Item.initialValue(fd.Key))
-	if fd.Kind == elicit.KindInteger {
-		in.Attr("step", "1").Attr("inputmode", "numeric")
-	} else {
-		in.Attr("step", "any").Attr("inputmode", "decimal")
-	}
-	if fd.Minimum != nil {
-		in.Attr("min", numberText(*fd.Minimum))
-	}
-	if fd.Maximum != nil {
-		in.Attr("max", numberText(*fd.Maximum))
+	in := f.textInput(i, p, "text", "fb-input fb-number", f.Item.initialValue(fd.Key))
+	switch {
+	case fd.Minimum == nil || *fd.Minimum < 0:
+	case fd.Kind == elicit.KindInteger:
+		in.Attr("inputmode", "numeric")
+	default:
+		in.Attr("inputmode", "decimal")
 	}
 	return f.wrapOne(i, p, in)
 }

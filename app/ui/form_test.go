@@ -97,8 +97,8 @@ func TestFormRendersEachKind(t *testing.T) {
 		{"site", "input", map[string]string{"type": "url"}},
 		{"day", "input", map[string]string{"type": "date", "value": "2026-12-31"}},
 		{"when", "input", map[string]string{"type": "datetime-local", "value": "2026-12-31T09:30"}},
-		{"age", "input", map[string]string{"type": "number", "step": "1", "min": "18", "max": "130"}},
-		{"ratio", "input", map[string]string{"type": "number", "step": "any", "value": "2.5"}},
+		{"age", "input", map[string]string{"type": "text", "inputmode": "numeric", "min": "", "max": ""}},
+		{"ratio", "input", map[string]string{"type": "text", "inputmode": "", "value": "2.5"}},
 		{"agree", "input", map[string]string{"type": "checkbox", "checked": "false"}},
 		{"country", "select", nil},
 	}
@@ -351,6 +351,23 @@ func TestFormSensitiveWarning(t *testing.T) {
 	}
 	if len(order) < 2 || order[0] != "fb-warning" {
 		t.Errorf("order = %v, want the warning first", order)
+	}
+}
+
+// What is typed into a field that seems to ask for a secret is never
+// written to the tab's storage for a reload; the rest of the draft is.
+func TestFormDraftKeepsNoSecret(t *testing.T) {
+	f, _, d := mountForm(t, "Sign in", `{"type":"object","properties":{"user":{"type":"string"},"password":{"type":"string","title":"Password"}}}`)
+	stored := tabStorage.(mapStorage)
+	f.Item.Draft.set("user", "ada")
+	f.Item.Draft.set("password", "hunter2")
+	f.edited(d.Context())
+	raw := stored[draftKey("r1")]
+	if !strings.Contains(raw, "ada") || strings.Contains(raw, "hunter2") {
+		t.Errorf("stored draft %s; want the user name and not the password", raw)
+	}
+	if f.Item.Draft.value("password") != "hunter2" {
+		t.Error("the password left the form on screen too")
 	}
 }
 

@@ -111,6 +111,32 @@ func TestOptionalFieldsOmitted(t *testing.T) {
 	wantResult(t, await(t, ctx, out), `{"action":"accept","content":{"name":"Ada"}}`)
 }
 
+// TestNumberNotUnderstood: a number the person typed that cannot be read
+// ("12e") is shown as a problem and stops Send; it is never dropped from
+// the answer as if the field were empty (as <input type=number> would).
+func TestNumberNotUnderstood(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	openWidget(t, ctx, b)
+	out := b.Elicit(t, `{"message":"Your budget?","requestedSchema":{"type":"object","properties":{
+		"name":   {"type":"string"},
+		"budget": {"type":"number","minimum":0}
+	}}}`, nil)
+	waitForm(t, ctx)
+	do(t, ctx, "type", chromedp.SendKeys(field("name", "textarea, input"), "Ada"), chromedp.SendKeys(field("budget", "input"), "12e"))
+	do(t, ctx, "send", chromedp.Click(action("accept")))
+	do(t, ctx, "the problem shows", chromedp.WaitVisible(chromedp.CSS(`[data-field="budget"] .fb-error`)))
+	noResultYet(t, out, "with the budget unreadable")
+	if got := eval[string](t, ctx, `document.querySelector('[data-field="budget"] input').value`); got != "12e" {
+		t.Errorf("the box holds %q; want the text as typed", got)
+	}
+	setValue(t, ctx, field("budget", "input"), "12")
+	// The problem and the summary above the form leave, moving Send.
+	do(t, ctx, "the problem leaves", chromedp.WaitNotPresent(chromedp.CSS(`.fb-error`)))
+	do(t, ctx, "send again", chromedp.Click(action("accept")))
+	wantResult(t, await(t, ctx, out), `{"action":"accept","content":{"name":"Ada","budget":12}}`)
+}
+
 // answerWith shows a request with one required text field, focused as
 // the widget focuses it when a form opens, then runs act, and checks what
 // the caller gets. Each case has its own bridge and page, so one failing
