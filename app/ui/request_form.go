@@ -166,9 +166,23 @@ func (f *requestForm) check() (map[string]any, bool) {
 	return f.Item.Draft.check(f.Item.Form, &elicit.CollectOptions{UTCOffset: utcOffset})
 }
 
-// save keeps the draft in session storage so it survives a reload.
+// save keeps the draft in session storage so it survives a reload, all
+// but what was typed into a field that seems to ask for a secret: the
+// storage is plain text that any script of the page's origin can read.
 func (f *requestForm) save() {
-	store(draftKey(f.Item.ID), f.Item.Draft)
+	d := f.Item.Draft
+	if len(f.Item.Sensitive) > 0 {
+		kept := *d
+		kept.Inputs = make(elicit.Inputs, len(d.Inputs))
+		for k, v := range d.Inputs {
+			kept.Inputs[k] = v
+		}
+		for _, s := range f.Item.Sensitive {
+			delete(kept.Inputs, s.Field)
+		}
+		d = &kept
+	}
+	store(draftKey(f.Item.ID), d)
 }
 
 // edited is called after every change to a field's value.
