@@ -29,7 +29,7 @@ func TestURLLookalike(t *testing.T) {
 	} {
 		t.Run(tc.real, func(t *testing.T) {
 			out := b.Elicit(t, fmt.Sprintf(`{"mode":"url","message":"Sign in to continue","elicitationId":"el-%d","url":"%s"}`, i, tc.url), nil)
-			waitForm(t, ctx)
+			id := waitForm(t, ctx)
 			first := eval[string](t, ctx, `document.querySelector(".fb-url-body").firstElementChild.className`)
 			if !strings.Contains(first, "fb-warning") {
 				t.Errorf("the card starts with %q, want the warning", first)
@@ -54,6 +54,8 @@ func TestURLLookalike(t *testing.T) {
 			}
 			do(t, ctx, "decline", chromedp.Click(action("decline")))
 			wantResult(t, await(t, ctx, out), `{"action":"decline"}`)
+			// Gone before the next: its card must not be taken for the next one's.
+			do(t, ctx, "the card leaves", chromedp.WaitNotPresent(chromedp.CSS(`form[data-elicitation-id=`+css(id)+`]`)))
 		})
 	}
 }
