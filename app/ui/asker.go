@@ -18,7 +18,7 @@ func renderAsker(it *item, countdown string) app.UI {
 	}
 	var message app.UI
 	if strings.TrimSpace(it.Params.Message) != "" {
-		message = serverText("p", "fb-message", it.Params.Message)
+		message = textElem("p", "fb-message", it.Params.Message).Dir("auto").ID(it.elemID("message"))
 	}
 	return el("header", "fb-card-head",
 		text("p", "fb-asks", "Request from"),

@@ -371,6 +371,18 @@ func TestFormDraftKeepsNoSecret(t *testing.T) {
 	}
 }
 
+// The form is named by its title and described by its message: a screen
+// reader taken straight into the first field hears the question too.
+func TestFormDescribedByMessage(t *testing.T) {
+	f, _, _ := mountForm(t, "Deploy 1.4.2 to production?", `{"type":"object","properties":{"confirm":{"type":"boolean"}}}`)
+	page := render(t, f)
+	form := page.mustFind(t, "form[data-elicitation-id=r1]")
+	msg := page.mustFind(t, "p[class=fb-message]")
+	if id := msg.attrs["id"]; id == "" || form.attrs["aria-describedby"] != id {
+		t.Errorf("form aria-describedby %q, message id %q", form.attrs["aria-describedby"], id)
+	}
+}
+
 func TestFormOfflineKeepsAnswer(t *testing.T) {
 	f, a, d := mountForm(t, "x", `{"type":"object","properties":{"n":{"type":"string","maxLength":10}}}`)
 	a.offline = true

@@ -144,13 +144,17 @@ func siteLine(label, name string) app.UI {
 
 func preventDefault(ctx app.Context, e app.Event) { e.PreventDefault() }
 
-// card is the form around one request, labelled by its title; Escape
-// (onKeyDown) is "Dismiss".
+// card is the form around one request, labelled by its title and
+// described by the message, so a screen reader taken straight into the
+// first field also hears the question; Escape (onKeyDown) is "Dismiss".
 func card(class string, it *item, onKeyDown app.EventHandler, body ...app.UI) app.HTMLElem {
 	f := elem("form", class, body...).
 		Attr("novalidate", true).
 		Aria("labelledby", it.elemID("title")).
 		OnKeyDown(onKeyDown, it.ID)
+	if strings.TrimSpace(it.Params.Message) != "" {
+		f.Aria("describedby", it.elemID("message"))
+	}
 	if it.ID != "" { // the warm-up's sample has none: pages count requests by it
 		f.DataSet("elicitation-id", it.ID)
 	}
