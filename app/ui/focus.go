@@ -15,8 +15,9 @@ var (
 // person is typing in the host's chat), it may not: focusing inside the
 // frame would take the keyboard from the host page, and a Space could
 // tick "Yes, delete" in a form nobody has read and an Enter send it. The
-// live region announces the request, and the host may call focus(). A
-// page of its own in a background tab takes no keys from anyone: focus
+// host hears the new count (embed's pending message) and may call
+// focus(); nothing in the frame announces the request itself (see
+// TEAM.md, "Fresh-eyes review"). A page of its own in a background tab takes no keys from anyone: focus
 // there is where the person finds it on coming back.
 func mayTakeFocus() bool {
 	return app.IsClient && (!embedded || app.Window().Get("document").Call("hasFocus").Bool())
