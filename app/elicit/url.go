@@ -191,9 +191,10 @@ func writtenHost(host string) string {
 	return strings.Join(labels, ".")
 }
 
-// Lookalike reports whether the host uses letters beyond a to z
-// (punycode or mixed scripts), so its name may imitate another site's
-// and must not be presented as if it could be trusted at a glance.
+// Lookalike reports whether the host is written in other letters than
+// the plain spelling of the name it opens (letters beyond a to z, or
+// characters a browser reads as others), so its name may imitate another
+// site's and must not be presented as if it could be trusted at a glance.
 func (i *URLInfo) Lookalike() bool { return i.ASCIIHost != "" }
 
 // errHidden refuses a link with invisible characters.
@@ -222,15 +223,6 @@ func hiddenRune(r rune) bool {
 // with the other rules of a DNS label.
 func validUnderscoreLabel(l string) bool {
 	return strings.Contains(l, "_") && validHostLabel(strings.ReplaceAll(l, "_", "a"))
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
 }
 
 // parseIP reads an IP literal, and the numeric forms browsers also read
