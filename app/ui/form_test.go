@@ -192,6 +192,14 @@ func TestFormRendersEachKind(t *testing.T) {
 	}
 }
 
+// A form of no fields asks for a yes: its button says Accept, not Send.
+func TestFormNoFieldsAccept(t *testing.T) {
+	f, _, _ := mountForm(t, "Proceed with the database migration?", `{"type":"object","properties":{}}`)
+	if got := render(t, f).mustFind(t, "button[data-action=accept]").textContent(); got != "Accept" {
+		t.Errorf("accept button reads %q, want Accept", got)
+	}
+}
+
 // labelsOf lists the visible texts of a group's options.
 func labelsOf(n *node) []string {
 	var out []string

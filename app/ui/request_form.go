@@ -328,7 +328,12 @@ func (f *requestForm) Render() app.UI {
 		// Send is how the person learns what is missing, and a screen
 		// reader would announce an aria-disabled button as not worth
 		// pressing.
-		send := textElem("button", "fb-primary", "Send").
+		// A form of no fields asks only for a yes: nothing is sent but it.
+		label := "Send"
+		if len(it.Form.Fields) == 0 {
+			label = "Accept"
+		}
+		send := textElem("button", "fb-primary", label).
 			Attr("type", "submit").
 			DataSet("action", wire.ActionAccept).
 			Attr("disabled", busy)
