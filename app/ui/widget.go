@@ -42,6 +42,7 @@ type widget struct {
 	now        time.Time // the clock the countdowns read, ticked each second
 	baseTitle  string
 	permission string // browser notification permission
+	refusedNow bool   // the browser refused notifications when the person asked
 
 	releaseVisibility func()
 
@@ -162,17 +163,22 @@ func (w *widget) selectRequest(id string) {
 
 // onAskNotifications asks the browser to allow notifications.
 func (w *widget) onAskNotifications(ctx app.Context, e app.Event) {
-	askNotificationPermission(ctx, func(ctx app.Context, p string) { w.permission = p })
+	askNotificationPermission(ctx, func(ctx app.Context, p string) { w.permission, w.refusedNow = p, p == "denied" })
 }
 
 func (w *widget) Render() app.UI {
 	var foot app.UI
 	// Embedded, the host page gets the pending count instead, and
 	// browsers refuse permission prompts from a cross-origin frame.
-	if w.permission == "default" && !w.noLink && w.fatal == "" && w.host == nil {
+	switch {
+	case w.noLink || w.fatal != "" || w.host != nil:
+	case w.permission == "default":
 		foot = el("footer", "fb-foot",
 			button("fb-link-button", "", "Tell me when a new request arrives", w.onAskNotifications),
 		)
+	case w.refusedNow:
+		// Said once, to the person who just asked: not on every visit.
+		foot = el("footer", "fb-foot", text("p", "fb-hint", "This browser blocks notifications from this page, so none will come. Keep the page open to see new requests."))
 	}
 	return elem("div", "fb-widget",
 		el("header", "fb-bar",

@@ -549,3 +549,22 @@ func TestWidgetAnswerLostWithConnection(t *testing.T) {
 		t.Errorf("offline, the answered request reads %q", got)
 	}
 }
+
+// The offer of notifications says what happened when the browser refused
+// them as the person asked; it never just disappears. A page that was
+// refused on an earlier visit says nothing.
+func TestWidgetNotificationsRefused(t *testing.T) {
+	w, d, _ := mountWidget(t)
+	w.permission = "default"
+	if foot := show(t, w, d).find("footer"); foot == nil || !strings.Contains(foot.textContent(), "Tell me when a new request arrives") {
+		t.Fatal("no offer of notifications")
+	}
+	w.permission, w.refusedNow = "denied", true // as onAskNotifications sets them
+	if foot := show(t, w, d).find("footer"); foot == nil || !strings.Contains(foot.textContent(), "blocks notifications") {
+		t.Errorf("after the refusal the footer reads %v", foot)
+	}
+	w.refusedNow = false
+	if foot := show(t, w, d).find("footer"); foot != nil {
+		t.Errorf("refused before this visit, the footer reads %q", foot.textContent())
+	}
+}
