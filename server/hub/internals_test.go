@@ -121,34 +121,43 @@ func TestParsedShared(t *testing.T) {
 	}
 }
 
-// The largest frames come from schemas of many short choices, which the
-// view repeats as {value, title} objects: the biggest such schema the
-// parser takes still makes a frame a widget reads (wire.MaxFrameBytes).
+// The largest frames: the view repeats each choice as {value, title} and
+// each title as the label, and writes a control character as six bytes,
+// so the worst schemas the parser takes are the most choices it allows,
+// or its largest text made of control characters. Each must still make a
+// frame a widget reads (wire.MaxFrameBytes).
 func TestLargestViewFits(t *testing.T) {
-	var props []string
-	for f := 0; f < elicit.MaxProperties; f++ {
+	var choices []string
+	for f := 0; f*elicit.MaxOptions < elicit.MaxFormOptions; f++ {
 		enum := make([]string, elicit.MaxOptions)
 		for i := range enum {
 			enum[i] = strconv.Quote(strconv.FormatInt(int64(i), 36))
 		}
-		p := fmt.Sprintf(`"f%d":{"type":"array","items":{"enum":[%s]}}`, f, strings.Join(enum, ","))
-		if len(strings.Join(append(props, p), ",")) > elicit.MaxSchemaBytes-100 {
+		choices = append(choices, fmt.Sprintf(`"f%d":{"type":"array","items":{"enum":[%s]}}`, f, strings.Join(enum, ",")))
+	}
+	var texts []string
+	title := strings.Repeat(`\u0001`, elicit.MaxTextRunes)
+	for f := 0; f < elicit.MaxProperties; f++ {
+		p := fmt.Sprintf(`"t%d":{"type":"string","title":"%s","description":"%s"}`, f, title, title)
+		if len(strings.Join(append(texts, p), ",")) > elicit.MaxSchemaBytes-100 {
 			break
 		}
-		props = append(props, p)
+		texts = append(texts, p)
 	}
-	params := `{"message":"m","requestedSchema":{"type":"object","properties":{` + strings.Join(props, ",") + `}}}`
-	p, err := parseRequest([]byte(params))
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := &stamp{requester: wire.Implementation{Name: strings.Repeat("\x01", maxRequesterText), Title: strings.Repeat("\x01", maxRequesterText), Version: strings.Repeat("\x01", maxRequesterText)}}
-	frame, err := encodeCreate("abcdef-zzzzzzzzzzzz", json.RawMessage(params), st, p.view)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("%d fields: params %d bytes, view %d, frame %d", len(props), len(params), len(p.view), len(frame))
-	if len(frame) > wire.MaxFrameBytes || len(params)+len(p.view) > wire.MaxFrameBytes-maxStampBytes {
-		t.Errorf("frame of %d bytes; a widget reads at most %d", len(frame), wire.MaxFrameBytes)
+	for _, props := range [][]string{choices, texts} {
+		params := `{"message":"m","requestedSchema":{"type":"object","properties":{` + strings.Join(props, ",") + `}}}`
+		p, err := parseRequest([]byte(params))
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := &stamp{requester: wire.Implementation{Name: strings.Repeat("\x01", maxRequesterText), Title: strings.Repeat("\x01", maxRequesterText), Version: strings.Repeat("\x01", maxRequesterText)}}
+		frame, err := encodeCreate("abcdef-zzzzzzzzzzzz", json.RawMessage(params), st, p.view)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%d fields: params %d bytes, view %d, frame %d", len(props), len(params), len(p.view), len(frame))
+		if len(frame) > wire.MaxFrameBytes || len(params)+len(p.view) > wire.MaxFrameBytes-maxStampBytes {
+			t.Errorf("frame of %d bytes; a widget reads at most %d", len(frame), wire.MaxFrameBytes)
+		}
 	}
 }
