@@ -129,7 +129,7 @@ func (c *Client) Respond(id string, result wire.ElicitResult) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
+	ctx, cancel := withTimeout(context.Background(), writeTimeout)
 	defer cancel()
 	if err := conn.Write(ctx, websocket.MessageText, b); err != nil {
 		return fmt.Errorf("failed to send the answer: %w", err)

@@ -62,7 +62,7 @@ func Predial(opts Options) {
 	early.p = p
 	early.Unlock()
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), dialTimeout)
+		ctx, cancel := withTimeout(context.Background(), dialTimeout)
 		defer cancel()
 		// Nothing may run between these two: the page's socket is handed
 		// to the very next WebSocket the browser is asked for.

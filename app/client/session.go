@@ -24,10 +24,20 @@ const readLimit = wire.MaxFrameBytes
 // sends string ids of its own, so it cannot collide with a response to us.
 const helloID = `"hello"`
 
+// withTimeout is context.WithTimeout made of WithCancel and a timer (its
+// Err is Canceled, which nothing here tells apart): the widget's wasm then
+// carries none of context's deadline, AfterFunc and WithoutCancel types,
+// about 9 KB of code that nothing else in it needs.
+func withTimeout(parent context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(parent)
+	t := time.AfterFunc(d, cancel)
+	return ctx, func() { t.Stop(); cancel() }
+}
+
 // session runs one connection: dial, hello, then the read loop until the
 // connection ends. online reports whether the hello succeeded.
 func (c *Client) session(ctx context.Context) (online bool, err error) {
-	dctx, cancel := context.WithTimeout(ctx, dialTimeout)
+	dctx, cancel := withTimeout(ctx, dialTimeout)
 	conn, greeted, err := c.connect(dctx)
 	cancel()
 	if errors.Is(err, ErrUnauthorized) {
@@ -48,14 +58,19 @@ func (c *Client) session(ctx context.Context) (online bool, err error) {
 	// is noticed by the bridge's heartbeat going quiet: the read is
 	// cancelled, which returns at once in the browser too, and the session
 	// ends. The widget closing says so to the bridge with a close frame.
-	rctx, stopReading := context.WithCancel(context.WithoutCancel(ctx))
+	rctx, stopReading := context.WithCancel(context.Background())
 	defer stopReading()
 	lapsed := time.AfterFunc(wire.HeartbeatTimeout, stopReading)
 	defer lapsed.Stop()
-	stop := context.AfterFunc(ctx, func() {
-		conn.Close(websocket.StatusNormalClosure, "widget closed")
-	})
-	defer stop()
+	ended := make(chan struct{})
+	defer close(ended)
+	go func() {
+		select {
+		case <-ctx.Done():
+			conn.Close(websocket.StatusNormalClosure, "widget closed")
+		case <-ended:
+		}
+	}()
 
 	if !greeted {
 		if err := conn.Write(ctx, websocket.MessageText, helloFrame(c.opts.Token, c.opts.ClientInfo)); err != nil {
