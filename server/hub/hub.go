@@ -37,6 +37,7 @@ const OutcomeUnknown = "unknown"
 const (
 	DefaultTimeout       = 10 * time.Minute
 	DefaultMaxPending    = 100
+	DefaultMaxHeldBytes  = 256 << 20
 	DefaultRatePerMinute = 120
 	DefaultMaxWidgets    = 64
 )
@@ -57,13 +58,18 @@ var (
 
 // Options configure a Hub. The zero value is usable.
 type Options struct {
-	DefaultToken  string              // token of channel "default"; generated (>=128 bits) if ""
-	Timeout       time.Duration       // default expiry per request; 0 = 10 minutes
-	MaxPending    int                 // per channel; 0 = 100
-	RatePerMinute int                 // new elicitations per channel per minute; 0 = 120
-	MaxWidgets    int                 // widget connections per channel; 0 = 64
-	ServerInfo    wire.Implementation // what hello answers as serverInfo
-	Logger        *slog.Logger        // nil = discard
+	DefaultToken  string        // token of channel "default"; generated (>=128 bits) if ""
+	Timeout       time.Duration // default expiry per request; 0 = 10 minutes
+	MaxPending    int           // per channel; 0 = 100
+	RatePerMinute int           // new elicitations per channel per minute; 0 = 120
+	MaxWidgets    int           // widget connections per channel; 0 = 64
+	// MaxHeldBytes bounds the requests pending on all channels together,
+	// counted as their params and the bridge's reading of them, so that
+	// many channels of large requests cannot take the bridge's memory
+	// (it holds about twice this at most); 0 = 256 MiB.
+	MaxHeldBytes int64
+	ServerInfo   wire.Implementation // what hello answers as serverInfo
+	Logger       *slog.Logger        // nil = discard
 
 	// MaxQueue bounds the frames waiting to be written to one widget;
 	// beyond it the widget is disconnected (it reconnects and gets every
@@ -79,6 +85,7 @@ type Hub struct {
 	log      *slog.Logger
 	idPrefix string        // random per hub, so ids from before a restart never match
 	seq      atomic.Uint64 // request ids
+	held     atomic.Int64  // request.size of every pending request
 	epoch    time.Time     // zero of the hub's clock, for deadlines
 	parsed   parseCache
 
@@ -99,6 +106,9 @@ func New(opts *Options) *Hub {
 	}
 	if o.MaxPending <= 0 {
 		o.MaxPending = DefaultMaxPending
+	}
+	if o.MaxHeldBytes <= 0 {
+		o.MaxHeldBytes = DefaultMaxHeldBytes
 	}
 	if o.RatePerMinute <= 0 {
 		o.RatePerMinute = DefaultRatePerMinute

@@ -1,7 +1,9 @@
 package hub
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/maphash"
 	"strconv"
@@ -159,5 +161,58 @@ func TestLargestViewFits(t *testing.T) {
 		if len(frame) > wire.MaxFrameBytes || len(params)+len(p.view) > wire.MaxFrameBytes-maxStampBytes {
 			t.Errorf("frame of %d bytes; a widget reads at most %d", len(frame), wire.MaxFrameBytes)
 		}
+	}
+}
+
+// MaxHeldBytes bounds the requests pending on all channels together: a
+// request that would pass it is refused with -32000 on any channel, and
+// every way a request ends gives its bytes back.
+func TestHeldBytesLimit(t *testing.T) {
+	params := json.RawMessage(`{"message":"m","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}`)
+	p, err := parseRequest(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := int64(len(params) + len(p.view))
+	h := New(&Options{MaxHeldBytes: 2 * size})
+	defer h.Close()
+	other, err := h.CreateChannel("other")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ask := func(ctx context.Context, channel string) error {
+		errc := make(chan error, 1)
+		h.Submit(ctx, channel, wire.Implementation{Name: "t"}, params, nil, func(_ *wire.ElicitResult, err error) { errc <- err })
+		select {
+		case err := <-errc:
+			return err
+		case <-time.After(100 * time.Millisecond):
+			return nil // pending
+		}
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	if err := ask(ctx, "default"); err != nil {
+		t.Fatal(err)
+	}
+	if err := ask(ctx, other.Name); err != nil {
+		t.Fatal(err)
+	}
+	var werr *wire.Error
+	if err := ask(t.Context(), "default"); !errors.As(err, &werr) || werr.Code != wire.CodeTooManyPending || !strings.Contains(werr.Message, "all channels") {
+		t.Fatalf("a third request, past the bytes held: %v; want -32000", err)
+	}
+	if got := h.held.Load(); got != 2*size {
+		t.Errorf("held %d bytes; want %d", got, 2*size)
+	}
+	cancel() // both callers leave: their requests settle
+	deadline := time.Now().Add(5 * time.Second)
+	for h.held.Load() != 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := h.held.Load(); got != 0 {
+		t.Fatalf("held %d bytes after every request ended; want 0", got)
+	}
+	if err := ask(t.Context(), "default"); err != nil {
+		t.Errorf("refused once the bytes were given back: %v", err)
 	}
 }

@@ -39,6 +39,7 @@ type request struct {
 	prev, next *request // channel.head..tail, arrival order
 	deadline   int64    // on the hub's clock
 	index      int32    // in channel.expiry; -1 when not there
+	size       int32    // its params and view, counted in Hub.held while it is pending
 	url        bool
 	settled    bool
 	sent       bool // a widget got the frame (logExpired)
@@ -196,6 +197,7 @@ func (r *request) start(h *Hub, p *parsed, opts *ElicitOptions) (now time.Time, 
 //
 //go:noinline
 func (r *request) keepUnsent(requester *wire.Implementation, params json.RawMessage, now time.Time, timeout time.Duration) {
+	r.size = int32(len(params) + len(r.parsed.view))
 	u := &unsentFrame{params: params}
 	u.stamp.set(requester, now, timeout)
 	r.unsent = u
@@ -314,7 +316,7 @@ func invalidParams(err error) *wire.Error {
 func (c *channel) add(r *request, now time.Time) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if err := c.admit(now); err != nil {
+	if err := c.admit(now, r.size); err != nil {
 		return err
 	}
 	c.pending[r.id] = r
@@ -338,7 +340,7 @@ func (c *channel) add(r *request, now time.Time) error {
 // frame small (see submit).
 //
 //go:noinline
-func (c *channel) admit(now time.Time) error {
+func (c *channel) admit(now time.Time, size int32) error {
 	switch {
 	case errors.Is(c.gone, ErrChannelDeleted):
 		return ErrNoChannel
@@ -351,7 +353,14 @@ func (c *channel) admit(now time.Time) error {
 			Message: fmt.Sprintf("too many pending requests on channel %q (at most %d)", c.name, max),
 		}
 	}
+	if !c.h.hold(int64(size)) {
+		return &wire.Error{
+			Code:    wire.CodeTooManyPending,
+			Message: fmt.Sprintf("the bridge holds as many pending requests as it can (%d MB of them, on all channels); try again when some are answered", c.h.opts.MaxHeldBytes>>20),
+		}
+	}
 	if wait, ok := c.rate.take(now, c.h.opts.RatePerMinute); !ok {
+		c.h.held.Add(-int64(size))
 		return &wire.Error{
 			Code:    wire.CodeRateLimited,
 			Message: fmt.Sprintf("rate limited: channel %q takes at most %d new requests a minute", c.name, c.h.opts.RatePerMinute),
@@ -359,6 +368,20 @@ func (c *channel) admit(now time.Time) error {
 		}
 	}
 	return nil
+}
+
+// hold counts n more bytes of pending requests, unless that would pass
+// MaxHeldBytes.
+func (h *Hub) hold(n int64) bool {
+	for {
+		cur := h.held.Load()
+		if cur+n > h.opts.MaxHeldBytes {
+			return false
+		}
+		if h.held.CompareAndSwap(cur, cur+n) {
+			return true
+		}
+	}
 }
 
 // offer sends r to every widget on c that can show it. The caller holds
@@ -401,6 +424,7 @@ func (c *channel) settleLocked(r *request, res wire.ElicitResult, winner *Sessio
 	r.settled = true
 	r.result = res
 	delete(c.pending, r.id)
+	c.h.held.Add(-int64(r.size))
 	if r.prev != nil {
 		r.prev.next = r.next
 	} else {
