@@ -58,18 +58,19 @@ var (
 
 // Options configure a Hub. The zero value is usable.
 type Options struct {
-	DefaultToken  string        // token of channel "default"; generated (>=128 bits) if ""
-	Timeout       time.Duration // default expiry per request; 0 = 10 minutes
-	MaxPending    int           // per channel; 0 = 100
-	RatePerMinute int           // new elicitations per channel per minute; 0 = 120
-	MaxWidgets    int           // widget connections per channel; 0 = 64
+	DefaultToken  string              // token of channel "default"; generated (>=128 bits) if ""
+	Timeout       time.Duration       // default expiry per request; 0 = 10 minutes
+	MaxPending    int                 // per channel; 0 = 100
+	RatePerMinute int                 // new elicitations per channel per minute; 0 = 120
+	MaxWidgets    int                 // widget connections per channel; 0 = 64
+	ServerInfo    wire.Implementation // what hello answers as serverInfo
+	Logger        *slog.Logger        // nil = discard
+
 	// MaxHeldBytes bounds the requests pending on all channels together,
 	// counted as their params and the bridge's reading of them, so that
 	// many channels of large requests cannot take the bridge's memory
-	// (it holds about twice this at most); 0 = 256 MiB.
+	// (the parsed form and the frame take as much again, or twice); 0 = 256 MiB.
 	MaxHeldBytes int64
-	ServerInfo   wire.Implementation // what hello answers as serverInfo
-	Logger       *slog.Logger        // nil = discard
 
 	// MaxQueue bounds the frames waiting to be written to one widget;
 	// beyond it the widget is disconnected (it reconnects and gets every

@@ -356,7 +356,7 @@ func (c *channel) admit(now time.Time, size int32) error {
 	if !c.h.hold(int64(size)) {
 		return &wire.Error{
 			Code:    wire.CodeTooManyPending,
-			Message: fmt.Sprintf("the bridge holds as many pending requests as it can (%d MB of them, on all channels); try again when some are answered", c.h.opts.MaxHeldBytes>>20),
+			Message: fmt.Sprintf("the bridge holds as many pending requests as it can (%d MiB of them, on all channels); try again when some are answered", c.h.opts.MaxHeldBytes>>20),
 		}
 	}
 	if wait, ok := c.rate.take(now, c.h.opts.RatePerMinute); !ok {
