@@ -21,6 +21,22 @@ func (s *server) ask(ctx context.Context, path, body string, keys ...string) res
 	return s.keyedRequest(ctx, "POST", path, body, keys...)
 }
 
+// askAndLeave asks body with key, waits for the widget to get the
+// question (next), then breaks the call as a caller whose connection
+// drops; a keyed question stays pending. It returns the request's id.
+func (s *server) askAndLeave(t *testing.T, next func() string, body, key string) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(t.Context())
+	first := make(chan response, 1)
+	go func() { first <- s.ask(ctx, elicitPath, body, key) }()
+	id := requestID(t, next())
+	cancel()
+	if r := <-first; r.status != -1 {
+		t.Fatalf("the broken call got %d %s", r.status, r.body)
+	}
+	return id
+}
+
 // keyedRequest sends method path with the API key and an Idempotency-Key
 // header per value. It gives up after 10 s, so a question that is never
 // answered fails the test instead of hanging it.
@@ -56,15 +72,7 @@ func TestIdempotentRetry(t *testing.T) {
 			s := start(t, nil, apiKey)
 			w, next := widget(t, s.h, "default")
 			body := `{"params":` + nameForm + `,"requester":{"name":"crm"}}`
-
-			ctx, cancel := context.WithCancel(t.Context())
-			first := make(chan response, 1)
-			go func() { first <- s.ask(ctx, elicitPath, body, "order-1042") }()
-			id := requestID(t, next())
-			cancel() // the long poll breaks
-			if r := <-first; r.status != -1 {
-				t.Fatalf("the broken call got %d %s", r.status, r.body)
-			}
+			id := s.askAndLeave(t, next, body, "order-1042")
 			take := nextWithin(w)
 			noFrame(t, take, 200*time.Millisecond, "the question must stay for a retry")
 

@@ -28,13 +28,7 @@ func TestWithdrawKeyed(t *testing.T) {
 	s := start(t, nil, apiKey)
 	w, next := widget(t, s.h, "default")
 	body := `{"params":` + nameForm + `,"requester":{"name":"deploy-bot"}}`
-
-	ctx, cancel := context.WithCancel(t.Context())
-	first := make(chan response, 1)
-	go func() { first <- s.ask(ctx, elicitPath, body, "deploy-7") }()
-	id := requestID(t, next())
-	cancel() // the long poll breaks; the question stays
-	<-first
+	id := s.askAndLeave(t, next, body, "deploy-7")
 	waiting := make(chan response, 1)
 	go func() { waiting <- s.ask(t.Context(), elicitPath, body, "deploy-7") }()
 	take := nextWithin(w)
