@@ -29,9 +29,11 @@ func (w *widget) connect(ctx app.Context) {
 	if l.Token != "" {
 		storeLink(l) // for a reload, which has no fragment
 	}
-	if l = orKept(l); l.Token == "" {
-		w.noLink = true
-		w.state = connOffline
+	// A new link opened in this tab changes only the fragment, which
+	// loads nothing: the page reloads to connect with it.
+	w.releaseHash = app.Window().AddEventListener("hashchange", onLinkChange)
+	if l = orKept(l); l.Refused {
+		w.onFatal(true)
 		return
 	}
 	w.resolve(ctx, pageURL, l)
@@ -79,6 +81,15 @@ func orKept(l link) link {
 	var kept link
 	loadStored(linkKey, &kept)
 	return kept
+}
+
+// onLinkChange reloads the page when the address's fragment changes to
+// a link (connect reads it then; so does web/connect.js). Taking the
+// token out of the address (readFragment) fires no hashchange.
+func onLinkChange(ctx app.Context, e app.Event) {
+	if loc := app.Window().Get("location"); parseFragment(loc.Get("hash").String()).Token != "" {
+		loc.Call("reload")
+	}
 }
 
 // resolve finds a static site's bridge (its config.json, else the link;
@@ -153,7 +164,7 @@ func (w *widget) onClientEvent(ctx app.Context, e client.Event) {
 		unauthorized := errors.Is(e.Fatal, client.ErrUnauthorized)
 		if unauthorized {
 			// A reload must not retry a token the bridge refused.
-			tabStorage.removeItem(linkKey)
+			tabStorage.setItem(linkKey, refusedLink)
 		}
 		w.onFatal(unauthorized)
 	}

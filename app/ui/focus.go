@@ -16,9 +16,9 @@ var (
 // frame would take the keyboard from the host page, and a Space could
 // tick "Yes, delete" in a form nobody has read and an Enter send it. The
 // host hears the new count (embed's pending message) and may call
-// focus(); nothing in the frame announces the request itself (see
-// TEAM.md). A page of its own in a background tab takes no keys from
-// anyone: focus there is where the person finds it on coming back.
+// focus(); a live region tells screen readers (widget.arrival). A page
+// of its own in a background tab takes no keys from anyone: focus there
+// is where the person finds it on coming back.
 func mayTakeFocus() bool {
 	return app.IsClient && (!embedded || app.Window().Get("document").Call("hasFocus").Bool())
 }

@@ -12,10 +12,20 @@ import (
 type link struct {
 	Token  string `json:"token"`
 	Bridge string `json:"bridge,omitempty"`
+	// Refused is what the tab keeps in place of a link the bridge
+	// refused (refusedLink), so a reload says that, not "no access key".
+	Refused bool `json:"refused,omitempty"`
 }
+
+// refusedLink is kept for a reload in place of a refused link: never
+// its token, which must not be tried again.
+const refusedLink = `{"refused":true}`
 
 // parseFragment reads "#token=…&bridge=…" (the leading "#" is optional).
 // Unknown keys are ignored; a fragment that is not a query is no link.
+// Not inlined: each of its three callers' copies cost ~700 bytes of wasm.
+//
+//go:noinline
 func parseFragment(fragment string) link {
 	fragment = strings.TrimPrefix(fragment, "#")
 	q, err := url.ParseQuery(fragment)

@@ -38,12 +38,17 @@ func (q *queueList) onPick(id string) app.EventHandler {
 	}
 }
 
+// waitingWords is "1 request waiting", "3 requests waiting".
+func waitingWords(n int) string {
+	if n == 1 {
+		return "1 request waiting"
+	}
+	return strconv.Itoa(n) + " requests waiting"
+}
+
 func (q *queueList) Render() app.UI {
 	n := len(q.Entries)
-	heading := "1 request waiting"
-	if n != 1 {
-		heading = strconv.Itoa(n) + " requests waiting"
-	}
+	heading := waitingWords(n)
 	rows := make([]app.UI, n)
 	for i, e := range q.Entries {
 		var left app.UI

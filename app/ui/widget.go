@@ -38,6 +38,7 @@ type widget struct {
 	queue      queue
 	selected   string // id of the open request
 	notices    []notice
+	arrival    string    // a new request, in words, for screen readers (see onRequest)
 	seq        int       // numbers items for element ids
 	now        time.Time // the clock the countdowns read, ticked each second
 	baseTitle  string
@@ -45,6 +46,7 @@ type widget struct {
 	refusedNow bool   // the browser refused notifications when the person asked
 
 	releaseVisibility func()
+	releaseHash       func() // onLinkChange's listener; nil when embedded
 
 	host  *embed.Host  // the page embedding this widget (embed.js); nil on a page of its own
 	watch *embed.Watch // words a bridge on another origin that never answers
@@ -111,6 +113,9 @@ func (w *widget) clockFace(now time.Time) string {
 func (w *widget) OnDismount() {
 	if w.releaseVisibility != nil {
 		w.releaseVisibility()
+	}
+	if w.releaseHash != nil {
+		w.releaseHash()
 	}
 	w.host.Close()
 }
@@ -187,6 +192,7 @@ func (w *widget) Render() app.UI {
 		),
 		el("main", "fb-main",
 			text("h1", "fb-sr-only", "Requests for you"),
+			roleText("status", "fb-sr-only fb-arrival", w.arrival),
 			w.renderNotices(),
 			w.renderContent(),
 		),

@@ -51,6 +51,13 @@ func (w *widget) onRequest(ctx app.Context, id string, params wire.ElicitParams,
 	if w.selected == "" || w.queue.find(w.selected) == nil {
 		w.selected = it.ID
 	}
+	// Focus moving to a request is what tells a screen reader it came.
+	// One that waits behind the open one, or that may not take focus
+	// (focusOnShow), is said in a live region instead; the count makes
+	// each arrival's words new, so each is read.
+	if w.selected != it.ID || !mayTakeFocus() {
+		w.arrival = "New request from " + it.Requester() + ". " + waitingWords(w.queue.len()) + "."
+	}
 	if pageHidden() {
 		notify("New request", it.Requester()+" is asking you something.")
 	}

@@ -564,6 +564,10 @@ func TestEmbedKeepsHostFocus(t *testing.T) {
 	if eval[bool](t, frame, `document.querySelector("[data-field=confirm] input")?.checked === true`) {
 		t.Error("the person's typing ticked the box")
 	}
+	// Focus may not move, so a screen reader hears of it another way.
+	if got := eval[string](t, frame, `document.querySelector("[role=status].fb-arrival")?.textContent ?? "none"`); !strings.HasPrefix(got, "New request from ") || !strings.HasSuffix(got, ". 1 request waiting.") {
+		t.Errorf("the frame's live region says %q; want the request's arrival", got)
+	}
 	select {
 	case o := <-out:
 		t.Fatalf("the request was answered by typing meant for the chat: %+v %v", o.Result, o.Err)

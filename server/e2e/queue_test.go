@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -24,6 +25,10 @@ func TestQueueAnswersReachTheirCallers(t *testing.T) {
 
 	if !eval[bool](t, ctx, `document.querySelector("form[data-elicitation-id]").innerText.includes("First: approve the invoice?")`) {
 		t.Fatal("the open form is not the oldest request")
+	}
+	// Focus stays in the first; the second is told to screen readers.
+	if got := eval[string](t, ctx, `document.querySelector("[role=status].fb-arrival")?.textContent ?? "none"`); !strings.HasPrefix(got, "New request from ") || !strings.HasSuffix(got, ". 2 requests waiting.") {
+		t.Errorf("the live region says %q; want the second request's arrival", got)
 	}
 	do(t, ctx, "decline the first", chromedp.Click(action("decline")))
 	wantResult(t, await(t, ctx, first), `{"action":"decline"}`)

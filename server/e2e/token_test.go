@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -27,8 +28,24 @@ func TestRefusedTokenStops(t *testing.T) {
 	if eval[bool](t, ctx, `location.href.includes("not-the-token")`) {
 		t.Error("the token stays in the address bar")
 	}
-	if got := eval[string](t, ctx, `sessionStorage.getItem("formbridge.link") || ""`); got != "" {
-		t.Errorf("the refused link is kept for a reload: %s", got)
+	if got := eval[string](t, ctx, `sessionStorage.getItem("formbridge.link") || ""`); strings.Contains(got, "not-the-token") {
+		t.Errorf("the refused token is kept for a reload: %s", got)
+	}
+
+	// A reload says the key was refused (not that the link had none),
+	// and does not try it again.
+	do(t, ctx, "reload", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`[data-connection="offline"]`)))
+	waitJS(t, ctx, "the refusal said again", `document.body.innerText.includes("was not accepted")`)
+	if n := b.Upgrades(); n != 1 {
+		t.Errorf("after a reload the widget has connected %d times, want 1", n)
+	}
+
+	// The person opens the new link they were sent in the same tab:
+	// only the fragment changes, and the page connects with it.
+	eval[string](t, ctx, `location.hash = "#token=`+b.Token+`"`)
+	do(t, ctx, "connected", chromedp.WaitVisible(chromedp.CSS(`[data-connection="online"]`)))
+	if eval[bool](t, ctx, `location.href.includes("token=")`) {
+		t.Error("the new token stays in the address bar")
 	}
 }
 
