@@ -377,6 +377,19 @@ func TestChannels(t *testing.T) {
 	}
 }
 
+// TestTooManyChannels: the bridge's limit of channels is a 409 with its
+// own code, so a host can tell it from a name already taken.
+func TestTooManyChannels(t *testing.T) {
+	s := start(t, &hub.Options{MaxChannels: 1}, apiKey)
+	if r := s.do(t, t.Context(), "POST", "/api/v1/channels", ``, apiKey); r.status != http.StatusCreated {
+		t.Fatalf("%d %s; want 201", r.status, r.body)
+	}
+	r := s.do(t, t.Context(), "POST", "/api/v1/channels", ``, apiKey)
+	if r.status != http.StatusConflict || r.errorCode() != "too_many_channels" {
+		t.Errorf("%d %s; want 409 too_many_channels", r.status, r.body)
+	}
+}
+
 // Deleting a channel answers its pending callers with cancel.
 func TestDeleteSettlesPending(t *testing.T) {
 	s := start(t, nil, apiKey)

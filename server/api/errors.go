@@ -16,6 +16,7 @@ const (
 	codeRateLimited    = "rate_limited"
 	codeNoChannel      = "unknown_channel"
 	codeConflict       = "conflict"
+	codeTooManyChans   = "too_many_channels" // the bridge holds hub.Options.MaxChannels
 	codeUnavailable    = "unavailable"
 	codeKeyReused      = "key_reused"       // an Idempotency-Key already used for another question
 	codeNoQuestion     = "unknown_question" // no keyed question to withdraw under that Idempotency-Key

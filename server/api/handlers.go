@@ -250,6 +250,9 @@ func (a *api) createChannel(w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, hub.ErrChannelExists):
 		writeError(w, http.StatusConflict, codeConflict, err.Error(), nil)
 		return
+	case errors.Is(err, hub.ErrTooManyChannels):
+		writeError(w, http.StatusConflict, codeTooManyChans, err.Error(), nil)
+		return
 	case err != nil:
 		a.hubError(w, err)
 		return

@@ -78,8 +78,8 @@ func validChannelName(name string) bool {
 }
 
 // CreateChannel makes a channel with a fresh token. name "" picks a
-// random name. It fails with ErrBadChannelName, ErrChannelExists or
-// ErrClosed.
+// random name. It fails with ErrBadChannelName, ErrChannelExists,
+// ErrTooManyChannels or ErrClosed.
 func (h *Hub) CreateChannel(name string) (Channel, error) {
 	if name == "" {
 		name = "c-" + strings.ToLower(rand.Text()[:12])
@@ -95,6 +95,9 @@ func (h *Hub) CreateChannel(name string) (Channel, error) {
 	}
 	if h.channels[name] != nil {
 		return Channel{}, ErrChannelExists
+	}
+	if len(h.channels) > h.opts.MaxChannels { // "default" is not counted
+		return Channel{}, ErrTooManyChannels
 	}
 	h.addChannelLocked(name, token)
 	h.log.Info("channel created", "channel", name)

@@ -40,6 +40,7 @@ const (
 	DefaultMaxHeldBytes  = 256 << 20
 	DefaultRatePerMinute = 120
 	DefaultMaxWidgets    = 64
+	DefaultMaxChannels   = 10_000
 )
 
 // Errors callers can test for with errors.Is.
@@ -53,6 +54,7 @@ var (
 	ErrSlowWidget      = errors.New("the widget does not keep up: its send queue is full")
 	ErrUnknownRequest  = errors.New("no such request on this channel")
 	ErrBadChannelName  = errors.New("a channel name is 1 to 64 characters: a-z, 0-9, '-' and '_'")
+	ErrTooManyChannels = errors.New("the bridge holds as many channels as it may; delete one first")
 	errSessionDetached = errors.New("the widget left")
 )
 
@@ -71,6 +73,11 @@ type Options struct {
 	// many channels of large requests cannot take the bridge's memory
 	// (the parsed form and the frame take as much again, or twice); 0 = 256 MiB.
 	MaxHeldBytes int64
+
+	// MaxChannels bounds the channels besides "default", so that an API
+	// key cannot fill the bridge's memory with them (an empty one takes
+	// about 530 bytes, before its widgets and requests); 0 = 10,000.
+	MaxChannels int
 
 	// MaxQueue bounds the frames waiting to be written to one widget;
 	// beyond it the widget is disconnected (it reconnects and gets every
@@ -116,6 +123,9 @@ func New(opts *Options) *Hub {
 	}
 	if o.MaxWidgets <= 0 {
 		o.MaxWidgets = DefaultMaxWidgets
+	}
+	if o.MaxChannels <= 0 {
+		o.MaxChannels = DefaultMaxChannels
 	}
 	if o.MaxQueue <= 0 {
 		o.MaxQueue = o.MaxPending + 256

@@ -94,6 +94,26 @@ func TestChannels(t *testing.T) {
 	}
 }
 
+// TestMaxChannels: past the limit (not counting "default") a new channel
+// is refused until one is deleted.
+func TestMaxChannels(t *testing.T) {
+	h := newHub(t, &hub.Options{MaxChannels: 2})
+	for _, name := range []string{"a", "b"} {
+		if _, err := h.CreateChannel(name); err != nil {
+			t.Fatalf("channel %s: %v", name, err)
+		}
+	}
+	if _, err := h.CreateChannel(""); !errors.Is(err, hub.ErrTooManyChannels) {
+		t.Fatalf("a third channel: err = %v; want ErrTooManyChannels", err)
+	}
+	if err := h.DeleteChannel("a"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.CreateChannel("c"); err != nil {
+		t.Errorf("after deleting one: %v", err)
+	}
+}
+
 func TestElicitBadSchema(t *testing.T) {
 	h := newHub(t, nil)
 	w := attach(t, h, "default", true)
