@@ -47,6 +47,9 @@ type Field struct {
 	MinLength *int   `json:"minLength,omitempty"`
 	MaxLength *int   `json:"maxLength,omitempty"`
 	Pattern   string `json:"pattern,omitempty"`
+	// Example is a sample the pattern matches ("ABC-1234" for
+	// "^[A-Z]{3}-\d{4}$"), for the person; "" when there is no honest one.
+	Example string `json:"example,omitempty"`
 
 	// Numbers and integers.
 	Minimum *float64 `json:"minimum,omitempty"`

@@ -17,6 +17,7 @@ var seedSchemas = []string{
 	`{"type":"object"}`,
 	`{"type":"object","properties":{"a":{"type":"object"}}}`,
 	`{"type":"object","properties":{"a":{"type":"string","pattern":"^(a|b)*c$","minLength":1}},"required":["a","b"]}`,
+	`{"type":"object","properties":{"a":{"type":"string","pattern":"^[A-Z]{2,4}-\\d{3}(x\\d+)?$","maxLength":8}}}`,
 	`{"type":"object","properties":{"d":{"type":"string","format":"date-time","default":"2026-01-01T00:00:00Z"}}}`,
 	`{"type":"object","properties":{"n":{"type":"integer","minimum":0.5,"maximum":1.5,"default":1}}}`,
 	`{"type":"object","properties":{"m":{"type":"array","items":{"enum":["a","b"]},"minItems":0,"maxItems":1,"default":["b"]}}}`,
@@ -55,6 +56,14 @@ func FuzzParse(f *testing.F) {
 		for _, fd := range form.Fields {
 			if fd.Label == "" && strings.TrimSpace(fd.Key) != "" && len(words(fd.Key)) > 0 {
 				t.Errorf("field %q has no label", fd.Key)
+			}
+			// The sample shown to the person is one the bridge accepts.
+			if fd.Example != "" {
+				for _, e := range form.Validate(map[string]any{fd.Key: fd.Example}) {
+					if e.Field == fd.Key {
+						t.Errorf("field %q: its example %q is refused: %+v", fd.Key, fd.Example, e)
+					}
+				}
 			}
 		}
 		form.Sensitive()

@@ -27,6 +27,9 @@ func (f *Field) message(code string) string {
 	case CodeTooShort, CodeTooLong:
 		return f.lengthMessage()
 	case CodePattern:
+		if f.Example != "" {
+			return "Enter it in this format: " + f.Example
+		}
 		if f.Description != "" {
 			return "Use the format the description asks for"
 		}

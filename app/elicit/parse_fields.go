@@ -74,6 +74,9 @@ func (p *schemaParser) stringField(f *Field, v *jvalue, path string) bool {
 				break
 			}
 			f.Pattern, f.pattern = pat.s, re
+			if f.Format == FormatNone {
+				f.Example = patternExample(pat.s, re, f.MinLength, f.MaxLength)
+			}
 		}
 	}
 	return ok

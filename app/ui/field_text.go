@@ -44,6 +44,8 @@ func textHint(fd *elicit.Field) string {
 		return "In your local time"
 	}
 	switch {
+	case fd.Example != "":
+		return "For example, " + fd.Example
 	case fd.MinLength != nil && fd.MaxLength != nil && *fd.MinLength == *fd.MaxLength:
 		return "Exactly " + characters(*fd.MaxLength)
 	case fd.MinLength != nil && *fd.MinLength > 0 && fd.MaxLength != nil:

@@ -439,3 +439,28 @@ func TestFirstRenderShowsNoErrors(t *testing.T) {
 		t.Error("errors shown on the first render")
 	}
 }
+
+// TestFormPatternExample: a pattern's sample (the bridge's reading) is
+// the field's hint, tied to its input, and its error says it again.
+func TestFormPatternExample(t *testing.T) {
+	f, a, d := mountForm(t, "Which order?", `{"type":"object","properties":{
+		"po":{"type":"string","title":"Purchase order","pattern":"^PO-[0-9]{6}$"}},"required":["po"]}`)
+	page := render(t, f)
+	po := page.mustFind(t, "[data-field=po]")
+	hint := po.mustFind(t, "p[class=fb-hint]")
+	if got := hint.textContent(); got != "For example, PO-123456" {
+		t.Errorf("hint %q; want the pattern's example", got)
+	}
+	if !strings.Contains(po.mustFind(t, "input").attrs["aria-describedby"], hint.attrs["id"]) {
+		t.Error("the hint is not tied to the input")
+	}
+	f.Item.Draft.set("po", "123456")
+	f.onAccept(d.Context(), app.Event{Value: app.Undefined()})
+	if len(a.sent) != 0 {
+		t.Fatalf("an answer off the pattern was sent: %v", a.sent)
+	}
+	rerender(f, d)
+	if got := render(t, f).mustFind(t, "[data-field=po]").mustFind(t, "p[class=fb-error]").textContent(); !strings.Contains(got, "Enter it in this format: PO-123456") {
+		t.Errorf("error %q; want the example in it", got)
+	}
+}
