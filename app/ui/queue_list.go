@@ -6,35 +6,42 @@ import (
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
-// queueEntry is one line of the queue list: plain data, so the list
-// re-renders only when what it shows changes.
-type queueEntry struct {
-	ID        string
-	Requester string
-	Summary   string
-	Ago       string
-	Countdown string
-	Selected  bool
-}
-
-// selecter switches the open request.
-type selecter interface {
-	selectRequest(id string)
-}
-
-// queueList lists every pending request, oldest first, so the person
-// sees what is waiting and can switch between them.
-type queueList struct {
-	app.Compo
-
-	Entries []queueEntry
-	Select  selecter
+// renderQueue lists every pending request, oldest first, so the person
+// sees what is waiting and can switch between them; open is the one
+// shown. Plain elements, not a component: go-app compares the few rows
+// as cheaply as a component's props, and a component type costs the
+// wasm ~2.4 KB of go-app's method wrappers besides.
+func (w *widget) renderQueue(open *item) app.UI {
+	n := w.queue.len()
+	rows := make([]app.UI, n)
+	for i, it := range w.queue.items {
+		var left app.UI
+		if c := countdown(w.now, it.Meta.ExpiresAt); c != "" {
+			left = words(" · " + c)
+		}
+		btn := elem("button", "fb-queue-item",
+			el("span", "fb-queue-who", text("bdi", "", it.Requester())),
+			serverText("span", "fb-queue-what", it.Summary()),
+			el("span", "fb-queue-when", words(ago(w.now, it.Created())), left),
+		).
+			Attr("type", "button").
+			DataSet("request-id", it.ID).
+			OnClick(w.onPick(it.ID), it.ID)
+		if it == open {
+			btn.Aria("current", "true")
+		}
+		rows[i] = el("li", "", btn)
+	}
+	return elem("nav", "fb-queue",
+		text("h2", "fb-queue-title", waitingWords(n)),
+		el("ul", "", rows...),
+	).Aria("label", "Requests waiting")
 }
 
 // onPick opens the request the person clicked.
-func (q *queueList) onPick(id string) app.EventHandler {
+func (w *widget) onPick(id string) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
-		q.Select.selectRequest(id)
+		w.selectRequest(id)
 	}
 }
 
@@ -44,32 +51,4 @@ func waitingWords(n int) string {
 		return "1 request waiting"
 	}
 	return strconv.Itoa(n) + " requests waiting"
-}
-
-func (q *queueList) Render() app.UI {
-	n := len(q.Entries)
-	heading := waitingWords(n)
-	rows := make([]app.UI, n)
-	for i, e := range q.Entries {
-		var left app.UI
-		if e.Countdown != "" {
-			left = words(" · " + e.Countdown)
-		}
-		btn := elem("button", "fb-queue-item",
-			el("span", "fb-queue-who", text("bdi", "", e.Requester)),
-			serverText("span", "fb-queue-what", e.Summary),
-			el("span", "fb-queue-when", words(e.Ago), left),
-		).
-			Attr("type", "button").
-			DataSet("request-id", e.ID).
-			OnClick(q.onPick(e.ID), e.ID)
-		if e.Selected {
-			btn.Aria("current", "true")
-		}
-		rows[i] = el("li", "", btn)
-	}
-	return elem("nav", "fb-queue",
-		text("h2", "fb-queue-title", heading),
-		el("ul", "", rows...),
-	).Aria("label", "Requests waiting")
 }

@@ -254,18 +254,7 @@ func (w *widget) renderContent() app.UI {
 	// second request arrives.
 	var list app.UI = el("div", "fb-queue-none")
 	if w.queue.len() > 1 {
-		entries := make([]queueEntry, w.queue.len())
-		for i, it := range w.queue.items {
-			entries[i] = queueEntry{
-				ID:        it.ID,
-				Requester: it.Requester(),
-				Summary:   it.Summary(),
-				Ago:       ago(w.now, it.Created()),
-				Countdown: countdown(w.now, it.Meta.ExpiresAt),
-				Selected:  it == open,
-			}
-		}
-		list = &queueList{Entries: entries, Select: w}
+		list = w.renderQueue(open)
 	}
 	return el("div", "fb-content", list, card)
 }
