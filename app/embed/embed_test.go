@@ -100,6 +100,7 @@ func TestThemeProperties(t *testing.T) {
 		"--fb-primary":        "#0a7d5a",
 		"--fb-focus":          "#0a7d5a",
 		"--fb-primary-hover":  "color-mix(in srgb, #0a7d5a 80%, var(--fb-text))",
+		"--fb-on-primary":     "lch(from #0a7d5a calc((50 - l) * infinity) 0 0)",
 		"--fb-current-bg":     "color-mix(in srgb, #0a7d5a 14%, var(--fb-surface))",
 		"--fb-bg":             "rgb(250 250 250)",
 		"--fb-text":           "oklch(0.3 0.02 250)",
@@ -132,6 +133,8 @@ func TestThemeRefusesHostileValues(t *testing.T) {
 			Surface:    "rgb(1 2 3) url(x)",
 			Text:       "var(--fb-danger)",
 			Danger:     "expression(alert(1))",
+			OnPrimary:  "inherit",
+			Muted:      "currentColor",
 		},
 		Font:   "x; } body { display:none",
 		Radius: "calc(100vw)",
@@ -140,8 +143,8 @@ func TestThemeRefusesHostileValues(t *testing.T) {
 	if len(props) != 0 {
 		t.Errorf("hostile values became properties: %v", props)
 	}
-	if len(problems) != 7 {
-		t.Errorf("got %d problems, want 7: %q", len(problems), problems)
+	if len(problems) != 9 {
+		t.Errorf("got %d problems, want 9: %q", len(problems), problems)
 	}
 	if mode, p := th.mode(); mode != ModeAuto || len(p) != 1 {
 		t.Errorf("mode sepia = %q, %v; want auto with a problem", mode, p)

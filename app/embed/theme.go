@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strings"
 	"sync"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
 // Theme is how a host page dresses the widget. Every value is untrusted
@@ -41,17 +44,41 @@ const (
 
 // The value checks compile on first use, not at start-up: only a page
 // whose host sends a theme pays for them, and compiling them at init
-// cost about 30 ms of every widget's first load.
-var (
-	colorValue = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^(?:#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,24}|(?:rgba?|hsla?|hwb|lab|lch|oklab|oklch)\([0-9a-zA-Z.,%/ +-]{1,60}\))$`)
+// cost about 30 ms of every widget's first load. One sync.Once for the
+// three: each sync.OnceValue is a generic copy, ~1 KB of wasm apiece.
+type valueCheckers struct {
+	once                sync.Once
+	color, font, radius *regexp.Regexp
+}
+
+var valueChecks valueCheckers
+
+func checks() *valueCheckers {
+	valueChecks.once.Do(func() {
+		// Constant patterns: Compile cannot fail (and MustCompile would
+		// bring its own code along).
+		valueChecks.color, _ = regexp.Compile(`^(?:#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,24}|(?:rgba?|hsla?|hwb|lab|lch|oklab|oklch)\([0-9a-zA-Z.,%/ +-]{1,60}\))$`)
+		valueChecks.font, _ = regexp.Compile(`^[a-zA-Z0-9 ,"'_-]{1,200}$`)
+		// Lengths only, no calc(): a radius has no reason to compute.
+		valueChecks.radius, _ = regexp.Compile(`^(?:0|[0-9]{1,3}(?:\.[0-9]{1,3})?(?:px|rem|em))$`)
 	})
-	fontValue = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9 ,"'_-]{1,200}$`) })
-	// Lengths only, no calc(): a radius has no reason to compute.
-	radiusValue = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^(?:0|[0-9]{1,3}(?:\.[0-9]{1,3})?(?:px|rem|em))$`)
-	})
-)
+	return &valueChecks
+}
+
+// isColor reports whether v is a colour: of a colour's shape (checks,
+// which keeps out url(), var() and anything past the value) and, in the
+// browser, one its CSS parser takes as a colour ("banana" is not). The
+// CSS-wide keywords pass any such test but name no colour: "inherit" as
+// the text colour left Send's label on nothing. currentcolor is left out
+// too: as the primary it is the label's own colour.
+func isColor(v string) bool {
+	switch strings.ToLower(v) {
+	case "inherit", "initial", "unset", "revert", "revert-layer", "currentcolor":
+		return false
+	}
+	return checks().color.MatchString(v) &&
+		(!app.IsClient || app.Window().Get("CSS").Call("supports", "color", v).Bool())
+}
 
 // properties maps the theme onto the widget's custom properties (those
 // web/app.css declares on :root). problems say, in plain words, which
@@ -65,7 +92,7 @@ func (t *Theme) properties() (props map[string]string, problems []string) {
 		if value == "" {
 			return
 		}
-		if !colorValue().MatchString(value) {
+		if !isColor(value) {
 			problems = append(problems, fmt.Sprintf("theme colors.%s %s is not a CSS colour such as #2f5bd3 or rgb(47 91 211); ignored", key, quote(value)))
 			return
 		}
@@ -83,24 +110,31 @@ func (t *Theme) properties() (props map[string]string, problems []string) {
 		props["--fb-current-bg"] = "color-mix(in srgb, " + c.Primary + " 14%, var(--fb-surface))"
 	}
 	color("onPrimary", c.OnPrimary, "--fb-on-primary")
+	if _, ok := props["--fb-on-primary"]; !ok && props["--fb-primary"] != "" {
+		// The palette's own label colour suits its own primary only (dark
+		// on the dark palette's light blue): on a host's primary the label
+		// is white or black, whichever is further from it in lightness,
+		// which gives at least 4.5:1 whatever the colour.
+		props["--fb-on-primary"] = "lch(from " + c.Primary + " calc((50 - l) * infinity) 0 0)"
+	}
 	color("background", c.Background, "--fb-bg")
 	color("surface", c.Surface, "--fb-surface")
 	color("text", c.Text, "--fb-text", "--fb-highlight-text")
 	color("muted", c.Muted, "--fb-muted")
 	color("border", c.Border, "--fb-border")
-	if c.Border != "" && colorValue().MatchString(c.Border) {
+	if _, ok := props["--fb-border"]; ok {
 		props["--fb-border-soft"] = "color-mix(in srgb, " + c.Border + " 45%, var(--fb-surface))"
 	}
 	color("danger", c.Danger, "--fb-danger")
 	if t.Font != "" {
-		if fontValue().MatchString(t.Font) {
+		if checks().font.MatchString(t.Font) {
 			props["--fb-font"] = t.Font
 		} else {
 			problems = append(problems, fmt.Sprintf("theme font %s is not a list of font names such as \"Inter, system-ui, sans-serif\"; ignored", quote(t.Font)))
 		}
 	}
 	if t.Radius != "" {
-		if radiusValue().MatchString(t.Radius) {
+		if checks().radius.MatchString(t.Radius) {
 			props["--fb-radius"] = t.Radius
 			props["--fb-radius-s"] = "calc(" + t.Radius + " * 0.6)"
 		} else {

@@ -169,12 +169,10 @@ func (w *widget) onClientEvent(ctx app.Context, e client.Event) {
 		w.onFatal(unauthorized)
 	}
 	// app/embed: word a bridge on another origin that never answered, and
-	// tell an embedding page what changed (never what was answered).
+	// tell an embedding page what changed (never what was answered;
+	// settle tells it of each request that left).
 	if e.State != "" && w.watch != nil {
 		w.fatal = w.watch.Problem(w.state)
-	}
-	if e.Settled != nil {
-		w.host.Settled(e.Settled.RequestID, e.Settled.Outcome)
 	}
 	w.host.Report(w.state, w.queue.len())
 	w.startWarmup(ctx)

@@ -46,9 +46,9 @@ func (w *widget) addNotice(n notice) {
 	w.notices = out
 }
 
-// onNoticeDismiss removes a notice ("OK", or "Done" while waiting for a
-// link's other tab: it only closes it here; the server already has its
-// answer).
+// onNoticeDismiss removes a notice ("OK", or "Hide this message" while
+// waiting for a link's other tab: it only closes it here; the server
+// already has its answer).
 func (w *widget) onNoticeDismiss(requestID string) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
 		for i, n := range w.notices {
@@ -66,7 +66,8 @@ func (w *widget) renderNotices() app.UI {
 		dismiss, id := w.onNoticeDismiss(n.RequestID), n.RequestID
 		var buttons []app.UI
 		if n.Outcome == outcomeWaiting {
-			buttons = []app.UI{button("fb-primary", "done", "Done", dismiss, id, "done")}
+			// Not "Done": it tells the app nothing (the other tab does).
+			buttons = []app.UI{button("", "done", "Hide this message", dismiss, id, "done")}
 		} else {
 			buttons = []app.UI{
 				button("", "dismiss", "OK", dismiss, id, "ok").Aria("label", "Dismiss this message"),

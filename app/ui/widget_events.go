@@ -11,8 +11,14 @@ import (
 // This file is how the widget follows the connection: each method takes
 // one event from the bridge, on the UI goroutine.
 
-// onConnectionChange records the connection state.
+// onConnectionChange records the connection state. A retry while
+// offline is still offline, on screen and to an embedding page: each
+// attempt would otherwise flip "Offline, trying again…" to
+// "Connecting…" and back.
 func (w *widget) onConnectionChange(state string) {
+	if state == connConnecting && w.state == connOffline {
+		return
+	}
 	switch state {
 	case connOnline, connConnecting, connOffline:
 		w.state = state
@@ -106,6 +112,12 @@ func (w *widget) settle(ctx app.Context, it *item, outcome string) {
 	tabStorage.removeItem(draftKey(it.ID))
 	w.addNotice(settledNotice(it, outcome, time.Now()))
 	w.updateTitle()
+	// The embedding page hears of every request that leaves, also one
+	// found gone after a reconnect: "unknown" to it, as EMBED.md says.
+	if outcome == outcomeGone {
+		outcome = wire.OutcomeUnknown
+	}
+	w.host.Settled(it.ID, outcome)
 }
 
 // settledNotice words the notice for a request that left.

@@ -87,6 +87,16 @@ func TestWidgetEmptyState(t *testing.T) {
 	if got := show(t, w, d).textContent(); !strings.Contains(got, "Cannot check for requests") {
 		t.Errorf("offline the page reads %q", got)
 	}
+	// Each retry is not news: the page stays offline until it is back.
+	w.onConnectionChange(connConnecting)
+	page = show(t, w, d)
+	if got := page.mustFind(t, "div[class=fb-widget]").attrs["data-connection"]; got != "offline" {
+		t.Errorf("a retry while offline reads data-connection=%q", got)
+	}
+	w.onConnectionChange(connOnline)
+	if got := show(t, w, d).mustFind(t, "div[class=fb-widget]").attrs["data-connection"]; got != "online" {
+		t.Errorf("back online reads data-connection=%q", got)
+	}
 }
 
 func TestWidgetNoLink(t *testing.T) {

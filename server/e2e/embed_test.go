@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net"
 	"net/http"
@@ -234,6 +235,38 @@ func TestEmbedInChatExample(t *testing.T) {
 	waitJS(t, frame, "the dark palette", `getComputedStyle(document.documentElement).getPropertyValue("--fb-bg").trim() === "#0f1216"`)
 
 	screenshotChat(t, ctx, frame, b)
+
+	// A host's primary without a label colour gets white or black labels,
+	// whichever reads on it: white on this dark green, also in the dark
+	// palette, whose own label colour is dark.
+	eval[bool](t, ctx, `chatWidget.setTheme({mode: "dark", colors: {primary: "#0a7d5a"}}); true`)
+	const labelJS = `(() => {
+		const b = document.createElement("button");
+		b.className = "fb-primary";
+		document.body.append(b);
+		const c = getComputedStyle(b).color;
+		b.remove();
+		return c;
+	})()`
+	waitJS(t, frame, "the host's primary", `getComputedStyle(document.documentElement).getPropertyValue("--fb-primary").trim() === "#0a7d5a"`)
+	if got := eval[string](t, frame, labelJS); got != "rgb(255, 255, 255)" && got != "lch(100 0 0)" {
+		t.Errorf("the label on the host's primary is %s; want white", got)
+	}
+	eval[bool](t, ctx, `chatWidget.setTheme({mode: "light", colors: {primary: "#9fe0c0"}}); true`)
+	waitJS(t, frame, "a light primary", `getComputedStyle(document.documentElement).getPropertyValue("--fb-primary").trim() === "#9fe0c0"`)
+	if got := eval[string](t, frame, labelJS); got != "rgb(0, 0, 0)" && got != "lch(0 0 0)" {
+		t.Errorf("the label on a light primary is %s; want black", got)
+	}
+
+	// Words the browser does not take for a colour, and CSS's keywords
+	// for every property, are dropped, not set.
+	eval[bool](t, ctx, `chatWidget.setTheme({mode: "dark", colors: {primary: "banana", text: "inherit", surface: "#101820"}}); true`)
+	waitJS(t, frame, "the valid colour", `getComputedStyle(document.documentElement).getPropertyValue("--fb-surface").trim() === "#101820"`)
+	for _, prop := range []string{"--fb-primary", "--fb-text"} {
+		if eval[string](t, frame, `document.documentElement.style.getPropertyValue("`+prop+`")`) != "" {
+			t.Errorf("%s was set from a value that is not a colour", prop)
+		}
+	}
 }
 
 // fitsFrame checks the iframe is as tall as the widget's content: all of
@@ -573,4 +606,40 @@ func TestEmbedKeepsHostFocus(t *testing.T) {
 		t.Fatalf("the request was answered by typing meant for the chat: %+v %v", o.Result, o.Err)
 	case <-time.After(300 * time.Millisecond):
 	}
+}
+
+// TestEmbedHearsGone: a request that ended while the widget was cut off
+// (the bridge restarted, say) leaves the frame on reconnecting, and the
+// host page hears of it as settled "unknown", as it hears of any other.
+func TestEmbedHearsGone(t *testing.T) {
+	ctx := NewBrowser(t)
+	chat := serveDir(t, WebDir(), "/")
+	b := startOriginBridge(t, chat)
+	do(t, ctx, "open the chat example", chromedp.Navigate(chat+"/examples/chat.html#token="+b.Token+"&widget="+b.URL+"/"))
+	waitJS(t, ctx, "the widget to connect", `window.chatEvents && chatEvents.some((e) => e.type === "connection" && e.state === "online")`)
+	frame := frameContext(t, ctx, b.URL+"/")
+
+	askCtx, withdraw := context.WithCancel(context.Background())
+	defer withdraw()
+	asked := make(chan error, 1)
+	go func() {
+		_, err := b.Hub.Elicit(askCtx, hub.DefaultChannel, Requester, json.RawMessage(`{"message":"Still needed?","requestedSchema":{"type":"object","properties":{"ok":{"type":"boolean"}}}}`), nil)
+		asked <- err
+	}()
+	id := waitForm(t, frame)
+	b.DropWidgets()
+	withdraw() // the widget cannot hear this: its connection is gone
+	<-asked
+
+	waitJS(t, ctx, "the settled event", `chatEvents.some((e) => e.type === "settled")`)
+	var settled []chatEvent
+	for _, e := range eval[[]chatEvent](t, ctx, `chatEvents`) {
+		if e.Type == "settled" {
+			settled = append(settled, e)
+		}
+	}
+	if len(settled) != 1 || settled[0].ID != id || settled[0].Outcome != "unknown" {
+		t.Errorf("settled events %+v; want one for %s with outcome unknown", settled, id)
+	}
+	waitJS(t, ctx, "the count back to zero", `chatEvents.filter((e) => e.type === "pending").pop().count === 0`)
 }
