@@ -569,17 +569,25 @@ func press(t *testing.T, ctx context.Context, sel chromedp.CSS) {
 	do(t, ctx, "press "+string(sel), chromedp.Focus(sel), chromedp.KeyEvent(kb.Enter))
 }
 
+// openChatExample opens the chat example on its own origin, with the
+// widget of a bridge that allows it, and waits for the widget to be
+// online. It returns the page, the widget's frame and the bridge.
+func openChatExample(t *testing.T) (ctx, frame context.Context, b *Bridge) {
+	t.Helper()
+	ctx = NewBrowser(t)
+	chat := serveDir(t, WebDir(), "/")
+	b = startOriginBridge(t, chat)
+	do(t, ctx, "open the chat example", chromedp.Navigate(chat+"/examples/chat.html#token="+b.Token+"&widget="+b.URL+"/"))
+	waitJS(t, ctx, "the widget to connect", `window.chatEvents && chatEvents.some((e) => e.type === "connection" && e.state === "online")`)
+	return ctx, frameContext(t, ctx, b.URL+"/"), b
+}
+
 // TestEmbedKeepsHostFocus: a request that arrives while the person types
 // in the chat page must not take the keyboard. Their next keys stay in
 // the chat box; a Space and an Enter do not tick and send a form they
 // have not read.
 func TestEmbedKeepsHostFocus(t *testing.T) {
-	ctx := NewBrowser(t)
-	chat := serveDir(t, WebDir(), "/")
-	b := startOriginBridge(t, chat)
-	do(t, ctx, "open the chat example", chromedp.Navigate(chat+"/examples/chat.html#token="+b.Token+"&widget="+b.URL+"/"))
-	waitJS(t, ctx, "the widget to connect", `window.chatEvents && chatEvents.some((e) => e.type === "connection" && e.state === "online")`)
-	frame := frameContext(t, ctx, b.URL+"/")
+	ctx, frame, b := openChatExample(t)
 
 	do(t, ctx, "type in the chat box", chromedp.Click(chromedp.CSS("#say")), chromedp.SendKeys(chromedp.CSS("#say"), "see"))
 	out := b.Elicit(t, `{"message":"Delete these 40 invoices?","requestedSchema":{"type":"object","properties":{
@@ -612,12 +620,7 @@ func TestEmbedKeepsHostFocus(t *testing.T) {
 // (the bridge restarted, say) leaves the frame on reconnecting, and the
 // host page hears of it as settled "unknown", as it hears of any other.
 func TestEmbedHearsGone(t *testing.T) {
-	ctx := NewBrowser(t)
-	chat := serveDir(t, WebDir(), "/")
-	b := startOriginBridge(t, chat)
-	do(t, ctx, "open the chat example", chromedp.Navigate(chat+"/examples/chat.html#token="+b.Token+"&widget="+b.URL+"/"))
-	waitJS(t, ctx, "the widget to connect", `window.chatEvents && chatEvents.some((e) => e.type === "connection" && e.state === "online")`)
-	frame := frameContext(t, ctx, b.URL+"/")
+	ctx, frame, b := openChatExample(t)
 
 	askCtx, withdraw := context.WithCancel(context.Background())
 	defer withdraw()
