@@ -41,6 +41,39 @@ func splitList(s string) []string {
 	return out
 }
 
+// checkOrigins reads --allowed-origins: each an origin, scheme and host
+// (https://chat.example.com, http://127.0.0.1:3000, https://*.example.com),
+// as both the page's frame-ancestors and the WebSocket's Origin check
+// read it. A trailing "/", as an address bar shows it, is dropped: kept,
+// it let the page be framed while every connection from it got 403.
+// Anything else is refused with the reason, never taken as written.
+func checkOrigins(s string) ([]string, error) {
+	var out []string
+	for _, o := range splitList(s) {
+		if o == "*" {
+			return nil, &usageError{`--allowed-origins "*" would let every web site frame the widget and connect to the bridge; list the origins, e.g. https://chat.example.com`}
+		}
+		u, err := url.Parse(strings.TrimSuffix(o, "/"))
+		switch {
+		case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||
+			u.Path != "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil || u.Opaque != "" ||
+			strings.ContainsAny(o, " ;'\"\t\r\n"):
+			return nil, &usageError{fmt.Sprintf("--allowed-origins takes origins such as https://chat.example.com (a scheme and a host, with a port if it has one, nothing after), not %q", o)}
+		case strings.Contains(strings.TrimPrefix(u.Host, "*."), "*"):
+			return nil, &usageError{fmt.Sprintf("--allowed-origins: %q: a wildcard may only stand for a subdomain, as in https://*.example.com", o)}
+		}
+		// As browsers write an Origin: no default port.
+		host := strings.ToLower(u.Host)
+		if u.Scheme == "https" {
+			host = strings.TrimSuffix(host, ":443")
+		} else {
+			host = strings.TrimSuffix(host, ":80")
+		}
+		out = append(out, u.Scheme+"://"+host)
+	}
+	return out, nil
+}
+
 // checkPublicURL accepts an http(s) URL with a host and no fragment.
 func checkPublicURL(s string) (string, error) {
 	u, err := url.Parse(s)

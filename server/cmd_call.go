@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -99,6 +100,9 @@ Examples:
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r, cleanup, err := startBridge(cfg, stderr, &extras{})
+	if inUse := (*addrInUseError)(nil); errors.As(err, &inUse) {
+		return fmt.Errorf("%w; or, if a formbridge bridge runs there, send the questions to it: --bridge http://%s --api-key <its key>", err, inUse.addr)
+	}
 	if err != nil {
 		return err
 	}

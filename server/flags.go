@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 	"time"
 )
@@ -90,6 +91,9 @@ func (f *flagSet) parse(args []string) error {
 		f.printHelp(f.stdout)
 		return flag.ErrHelp
 	case err != nil:
+		if m := badValue.FindStringSubmatch(err.Error()); m != nil && f.fs.Lookup(m[2]) != nil {
+			return &usageError{fmt.Sprintf("--%s %s is not a valid value: %s", m[2], m[1], hint(f.fs.Lookup(m[2])))}
+		}
 		return &usageError{strings.TrimPrefix(err.Error(), "flag provided but not defined: ") + helpSuffix(err)}
 	}
 	if f.argsUsage == "" && f.fs.NArg() > 0 {
@@ -97,6 +101,11 @@ func (f *flagSet) parse(args []string) error {
 	}
 	return nil
 }
+
+// badValue is the flag package's error for a value its flag cannot
+// take: `invalid value "10" for flag -timeout: parse error`, which
+// says neither the option as it is written nor what would do.
+var badValue = regexp.MustCompile(`^invalid value ("(?:[^"\\]|\\.)*") for flag -(\S+): `)
 
 // helpSuffix makes the flag package's terse "not defined" error readable.
 func helpSuffix(err error) string {

@@ -61,7 +61,7 @@ func TestFlagsMistakes(t *testing.T) {
 			"FORMBRIDGE_TEST_TIMEOUT is not a valid value for --timeout (use a duration such as 90s", "soon-ish"},
 		{"bad bool in environment", map[string]string{"FORMBRIDGE_TEST_VERBOSE": "maybe"}, nil, "use true or false", "maybe"},
 		{"unknown flag", nil, []string{"--colour"}, "-colour: no such option", ""},
-		{"bad duration flag", nil, []string{"--timeout", "5"}, "invalid value", ""},
+		{"bad duration flag", nil, []string{"--timeout", "5"}, `--timeout "5" is not a valid value: use a duration such as 90s, 10m or 1h`, ""},
 		{"stray argument", nil, []string{"extra"}, `unexpected argument "extra"`, ""},
 	}
 	for _, tt := range tests {

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"syscall"
 	"time"
 )
 
@@ -30,12 +31,31 @@ type running struct {
 // listen opens addr first, so the bridge knows its own URL (port 0 picks
 // a free port) before it is built.
 func listen(addr string) (net.Listener, error) {
+	if _, _, err := net.SplitHostPort(addr); err != nil {
+		return nil, &usageError{fmt.Sprintf("--addr takes a host:port such as 127.0.0.1:8080, not %q", addr)}
+	}
 	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, fmt.Errorf("cannot listen on %s: %w (is another formbridge running? try --addr 127.0.0.1:0 for any free port)", addr, err)
+	switch {
+	case errors.Is(err, syscall.EADDRINUSE):
+		return nil, &addrInUseError{addr: addr, err: err}
+	case err != nil:
+		return nil, fmt.Errorf("cannot listen on %s: %w", addr, err)
 	}
 	return ln, nil
 }
+
+// addrInUseError: something listens on the address already, most often
+// another formbridge.
+type addrInUseError struct {
+	addr string
+	err  error
+}
+
+func (e *addrInUseError) Error() string {
+	return fmt.Sprintf("cannot listen on %s: %v (is another formbridge running? try --addr 127.0.0.1:0 for any free port)", e.addr, e.err)
+}
+
+func (e *addrInUseError) Unwrap() error { return e.err }
 
 // baseURL is how people reach a listener: an unspecified host
 // (0.0.0.0, ::) becomes 127.0.0.1, which works from this machine.
@@ -146,6 +166,10 @@ func startBridge(f *bridgeFlags, stderr io.Writer, x *extras) (*running, func(),
 	if *f.timeout <= 0 {
 		return nil, nil, &usageError{"--timeout must be longer than zero"}
 	}
+	origins, err := checkOrigins(*f.origins)
+	if err != nil {
+		return nil, nil, err
+	}
 	base := ""
 	if *f.publicURL != "" {
 		if base, err = checkPublicURL(*f.publicURL); err != nil {
@@ -163,7 +187,7 @@ func startBridge(f *bridgeFlags, stderr io.Writer, x *extras) (*running, func(),
 		BaseURL:        base,
 		Token:          *f.token,
 		APIKey:         *f.apiKey,
-		AllowedOrigins: splitList(*f.origins),
+		AllowedOrigins: origins,
 		Timeout:        *f.timeout,
 		WebDir:         *f.webDir,
 		SiteScripts:    x.siteScripts,

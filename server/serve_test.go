@@ -6,9 +6,12 @@ import (
 	"io"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/coder/websocket"
 
 	"github.com/formbridge/formbridge/app/wire"
 	"github.com/formbridge/formbridge/server/internal/logbuf"
@@ -203,10 +206,49 @@ func TestServeFlagMistakes(t *testing.T) {
 		{"--public-url", "approvals.example.com"},
 		{"--timeout", "0s"},
 		{"--log-format", "yaml"},
+		{"--addr", "18095"},
+		{"--allowed-origins", "*"},
+		{"--allowed-origins", "chat.example.com"},
+		{"--allowed-origins", "https://chat.example.com/app"},
+		{"--allowed-origins", "https://chat.example.com?x=1"},
+		{"--allowed-origins", "ftp://chat.example.com"},
+		{"--allowed-origins", "https://chat.*.com"},
+		{"--allowed-origins", "https://ok.example.com, https://bad.example.com/x"},
 	} {
 		_, _, err := startBridge(testFlags(t, args...), io.Discard, nil)
 		if _, ok := err.(*usageError); !ok {
 			t.Errorf("%v: got %v, want a usage error", args, err)
+		}
+	}
+}
+
+// TestAllowedOrigins: origins as an address bar shows them (a trailing
+// "/", a default port, capitals) are written as browsers send them, so
+// that a page framed from one may also connect.
+func TestAllowedOrigins(t *testing.T) {
+	got, err := checkOrigins("https://Chat.Example.com/, http://127.0.0.1:3000/ ,https://*.example.org:443,http://a.test:80")
+	want := []string{"https://chat.example.com", "http://127.0.0.1:3000", "https://*.example.org", "http://a.test"}
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("checkOrigins = %q, %v; want %q", got, err, want)
+	}
+
+	r, _, _ := startTest(t, testFlags(t, "--allowed-origins", "http://chat.example:3000/"), nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	for origin, allowed := range map[string]bool{"http://chat.example:3000": true, "http://evil.example:3000": false} {
+		conn, resp, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(r.baseURL, "http")+wire.Path, &websocket.DialOptions{
+			Subprotocols: []string{wire.Subprotocol},
+			HTTPHeader:   http.Header{"Origin": {origin}},
+		})
+		if conn != nil {
+			conn.CloseNow()
+		}
+		if (err == nil) != allowed {
+			status := 0
+			if resp != nil {
+				status = resp.StatusCode
+			}
+			t.Errorf("a page of %s connecting: err %v (status %d); want allowed %v", origin, err, status, allowed)
 		}
 	}
 }
@@ -243,5 +285,16 @@ func TestServeAddressInUse(t *testing.T) {
 	_, _, err := startBridge(testFlags(t, "--addr", addr), io.Discard, nil)
 	if err == nil || !strings.Contains(err.Error(), "cannot listen on "+addr) || !strings.Contains(err.Error(), "--addr 127.0.0.1:0") {
 		t.Errorf("got %v, want an error naming the address and a way out", err)
+	}
+}
+
+// formbridge call on the address of a running bridge says how to use
+// that bridge instead.
+func TestCallAddressInUse(t *testing.T) {
+	r, _, _ := startTest(t, testFlags(t), nil)
+	addr := strings.TrimPrefix(r.baseURL, "http://")
+	err := runCall(t.Context(), []string{"--addr", addr, "--tool", "x", "--", "true"}, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "cannot listen on "+addr) || !strings.Contains(err.Error(), "--bridge http://"+addr) {
+		t.Errorf("got %v; want the address and --bridge", err)
 	}
 }

@@ -109,7 +109,11 @@ func (g *gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		// Both clipped: a refused origin is the client's text, of any
 		// length, and the error repeats it.
-		g.log.Info("WebSocket refused", "remote", r.RemoteAddr, "origin", short(r.Header.Get("Origin")), "err", clip(err.Error(), 256))
+		msg := "WebSocket refused"
+		if strings.Contains(err.Error(), "not authorized") {
+			msg = "WebSocket refused: a page of an origin this bridge does not allow (formbridge --allowed-origins, gateway.Options.AllowedOrigins)"
+		}
+		g.log.Info(msg, "remote", r.RemoteAddr, "origin", short(r.Header.Get("Origin")), "err", clip(err.Error(), 256))
 		return
 	}
 	// The connection gets its own goroutine and the handler returns, so

@@ -40,6 +40,10 @@ func TestRefusedOriginLoggedShort(t *testing.T) {
 	if len(got) > 1024 {
 		t.Errorf("one refused origin wrote %d bytes of log; want a short line", len(got))
 	}
+	// It says what to change, for the operator who meant to allow it.
+	if !strings.Contains(got, "--allowed-origins") {
+		t.Errorf("the log line does not name the setting: %s", got)
+	}
 }
 
 // A widget may answer requests with errors (a mode it cannot show); a

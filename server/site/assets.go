@@ -10,11 +10,14 @@ import (
 	"io/fs"
 	"mime"
 	"net/http"
+	"os"
 	"path"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/formbridge/formbridge/web"
 )
 
 // rawLengthHeader carries an asset's decompressed length next to a
@@ -57,6 +60,17 @@ type asset struct {
 type assets struct {
 	files map[string]*asset // by path inside the folder, e.g. "icons/icon.svg"
 	hash  string            // of every file's path and hash: the content version
+}
+
+// webFolder is the folder dir, or the built-in one when dir is "".
+func webFolder(dir string) (fs.FS, error) {
+	if dir == "" {
+		return web.FS, nil
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("the web folder %s cannot be read: it does not exist or is not a folder", dir)
+	}
+	return os.DirFS(dir), nil
 }
 
 // loadAssets reads fsys. foo.br and foo.gz become encodings of foo rather

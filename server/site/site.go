@@ -8,18 +8,14 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io/fs"
 	"maps"
 	"net/http"
-	"os"
 	"runtime"
 	"runtime/debug"
 	"slices"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
-
-	"github.com/formbridge/formbridge/web"
 )
 
 // Options configure New. The zero value serves the web folder embedded in
@@ -54,9 +50,9 @@ func New(opts *Options) (http.Handler, error) {
 	if opts == nil {
 		opts = &Options{}
 	}
-	var fsys fs.FS = web.FS
-	if opts.WebDir != "" {
-		fsys = os.DirFS(opts.WebDir)
+	fsys, err := webFolder(opts.WebDir)
+	if err != nil {
+		return nil, err
 	}
 	files, err := loadAssets(fsys)
 	if err != nil {

@@ -601,3 +601,14 @@ func TestBrotliCopyOlderThanTheWasmIsDropped(t *testing.T) {
 		})
 	}
 }
+
+// A web folder that is not there is named in the error, not "stat .".
+func TestMissingWebDir(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "no-such-folder")
+	if _, err := New(&Options{WebDir: dir}); err == nil || !strings.Contains(err.Error(), dir) {
+		t.Errorf("New: %v; want an error naming %s", err, dir)
+	}
+	if err := GenerateStatic(filepath.Join(t.TempDir(), "out"), &StaticOptions{WebDir: dir}); err == nil || !strings.Contains(err.Error(), dir) {
+		t.Errorf("GenerateStatic: %v; want an error naming %s", err, dir)
+	}
+}

@@ -14,7 +14,6 @@ import (
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 
 	"github.com/formbridge/formbridge/app/embed"
-	"github.com/formbridge/formbridge/web"
 )
 
 // StaticOptions configure GenerateStatic. The zero value writes a site
@@ -53,9 +52,9 @@ func GenerateStatic(dir string, opts *StaticOptions) error {
 	if err != nil {
 		return err
 	}
-	var fsys fs.FS = web.FS
-	if opts.WebDir != "" {
-		fsys = os.DirFS(opts.WebDir)
+	fsys, err := webFolder(opts.WebDir)
+	if err != nil {
+		return err
 	}
 	files, err := loadAssets(fsys)
 	if err != nil {
