@@ -176,8 +176,8 @@ func TestParseRequestForm(t *testing.T) {
 	}{
 		{"mode absent is form", `{"message":"Hi","requestedSchema":{"type":"object","properties":{"a":{"type":"string"}}}}`, nil},
 		{"mode form with meta", `{"mode":"form","_meta":{"x":[1,{"y":2}]},"message":"Hi","requestedSchema":{"type":"object"}}`, nil},
-		{"no message", `{"requestedSchema":{"type":"object"}}`, []string{""}},
-		{"no schema", `{"message":"Hi"}`, []string{""}},
+		{"no message", `{"requestedSchema":{"type":"object"}}`, []string{"/message"}},
+		{"no schema", `{"message":"Hi"}`, []string{"/requestedSchema"}},
 		{"bad mode", `{"mode":"popup","message":"Hi"}`, []string{"/mode"}},
 		{"schema path prefixed", `{"message":"Hi","requestedSchema":{"type":"object","properties":{"a":{"type":"number","minimum":"1"}}}}`,
 			[]string{"/requestedSchema/properties/a/minimum"}},

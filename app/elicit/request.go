@@ -58,7 +58,7 @@ func ParseRequest(params []byte) (*Request, error) {
 	}
 	switch m := top.get("message"); {
 	case m == nil:
-		p.add("", "the request has no message")
+		p.add("/message", "the request has no message")
 	case m.kind != jString:
 		p.add("/message", "message must be a string, not %s", m.typeName())
 	case utf8.RuneCountInString(m.s) > MaxTextRunes:
@@ -71,7 +71,7 @@ func ParseRequest(params []byte) (*Request, error) {
 	case ModeForm:
 		switch {
 		case schema == nil:
-			p.add("", "a form request needs a requestedSchema")
+			p.add("/requestedSchema", "a form request needs a requestedSchema")
 		case schemaBytes > MaxSchemaBytes:
 			p.add("/requestedSchema", "the schema is %d bytes; at most %d are allowed", schemaBytes, MaxSchemaBytes)
 		default:
@@ -80,7 +80,7 @@ func ParseRequest(params []byte) (*Request, error) {
 	case ModeURL:
 		switch id := top.get("elicitationId"); {
 		case id == nil:
-			p.add("", "a URL request needs an elicitationId")
+			p.add("/elicitationId", "a URL request needs an elicitationId")
 		case id.kind != jString || id.s == "":
 			p.add("/elicitationId", "elicitationId must be a non-empty string")
 		case len(id.s) > MaxTextRunes:
@@ -90,7 +90,7 @@ func ParseRequest(params []byte) (*Request, error) {
 		}
 		switch u := top.get("url"); {
 		case u == nil:
-			p.add("", "a URL request needs a url")
+			p.add("/url", "a URL request needs a url")
 		case u.kind != jString:
 			p.add("/url", "url must be a string, not %s", u.typeName())
 		default:

@@ -293,6 +293,30 @@ func TestElicitBadRequest(t *testing.T) {
 	}
 }
 
+// TestElicitBadRequestWords: a mistake in a body is said in the API's
+// terms, its field names and JSON's types, never Go's.
+func TestElicitBadRequestWords(t *testing.T) {
+	s := start(t, nil, apiKey)
+	for _, tt := range []struct{ name, body, want string }{
+		{"empty", ``, "the body is empty: send a JSON object"},
+		{"a string for a number", `{"params":` + nameForm + `,"timeoutSeconds":"300"}`, "timeoutSeconds must be a number, not string"},
+		{"a list for the body", `[1]`, "the body must be a JSON object, not array"},
+		{"broken", `{"params":}`, "the body is not valid JSON (at byte 11)"},
+		{"unknown field", `{"params":` + nameForm + `,"timeout":5}`, `the body is not the JSON expected: unknown field \"timeout\"`},
+		{"no message", `{"params":{"requestedSchema":{"type":"object","properties":{}}}}`, `"path":"/message"`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := s.do(t, t.Context(), "POST", "/api/v1/channels/default/elicitations", tt.body, apiKey)
+			if r.status != http.StatusBadRequest || !strings.Contains(r.body, tt.want) {
+				t.Errorf("%d %s; want 400 saying %s", r.status, r.body, tt.want)
+			}
+			if strings.Contains(r.body, "Go struct") || strings.Contains(r.body, "float64") {
+				t.Errorf("the error speaks Go: %s", r.body)
+			}
+		})
+	}
+}
+
 func TestElicitLimits(t *testing.T) {
 	t.Run("too many pending", func(t *testing.T) {
 		s := start(t, &hub.Options{MaxPending: 1}, apiKey)

@@ -328,10 +328,45 @@ func decodeData(w http.ResponseWriter, data []byte, v any) bool {
 		err = exactKeys(data, reflect.TypeOf(v))
 	}
 	if err != nil {
-		writeError(w, http.StatusBadRequest, codeBadRequest, "the body is not the JSON expected: "+err.Error(), nil)
+		writeError(w, http.StatusBadRequest, codeBadRequest, bodyProblem(err), nil)
 		return false
 	}
 	return true
+}
+
+// bodyProblem says what is wrong with a body in the API's terms (its
+// fields, JSON's types), not encoding/json's (Go's types and structs).
+func bodyProblem(err error) string {
+	var typeErr *json.UnmarshalTypeError
+	var syntaxErr *json.SyntaxError
+	switch {
+	case errors.Is(err, io.EOF):
+		return "the body is empty: send a JSON object"
+	case errors.As(err, &syntaxErr):
+		return fmt.Sprintf("the body is not valid JSON (at byte %d): %s", syntaxErr.Offset, syntaxErr.Error())
+	case errors.As(err, &typeErr) && typeErr.Field != "":
+		return fmt.Sprintf("%s must be %s, not %s", typeErr.Field, jsonKind(typeErr.Type), typeErr.Value)
+	case errors.As(err, &typeErr):
+		return fmt.Sprintf("the body must be a JSON object, not %s", typeErr.Value)
+	}
+	return "the body is not the JSON expected: " + strings.TrimPrefix(err.Error(), "json: ")
+}
+
+// jsonKind names the JSON value a Go type is decoded from.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	}
+	return "an object"
 }
 
 // exactKeys refuses a key of data's objects that names a field of t's
