@@ -358,3 +358,19 @@ func TestNewClientURLElicitationRequired(t *testing.T) {
 		})
 	}
 }
+
+// A local failure that wraps a JSON-RPC error keeps its whole story for
+// the host: the go-sdk's "rejected by transport" alone does not say the
+// upstream refused the connection. An error that is only the JSON-RPC
+// error passes as it is.
+func TestAsRPCErrorKeepsTheCause(t *testing.T) {
+	base := &jsonrpc.Error{Code: -32005, Message: "rejected by transport"}
+	wrapped := fmt.Errorf("failed to send initialize upstream: %w: connection refused", base)
+	got, ok := asRPCError(wrapped).(*jsonrpc.Error)
+	if !ok || got.Code != -32005 || got.Message != wrapped.Error() {
+		t.Errorf("asRPCError(wrapped) = %#v; want code -32005 with the whole message", got)
+	}
+	if asRPCError(base) != error(base) {
+		t.Error("a bare JSON-RPC error was not passed as it is")
+	}
+}

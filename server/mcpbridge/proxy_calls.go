@@ -91,7 +91,13 @@ func (s *session) replyError(c *call, err error) {
 func asRPCError(err error) error {
 	var rpcErr *jsonrpc.Error
 	if errors.As(err, &rpcErr) {
-		return rpcErr
+		if error(rpcErr) == err {
+			return rpcErr
+		}
+		// Keep what was wrapped around it: the go-sdk's "rejected by
+		// transport" alone does not say the upstream refused the
+		// connection, nor which.
+		return &jsonrpc.Error{Code: rpcErr.Code, Message: err.Error(), Data: rpcErr.Data}
 	}
 	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 }
