@@ -165,10 +165,17 @@
         frame.focus();
         post({ type: "focus" });
       },
-      // setTheme replaces the theme: {mode, colors, font, radius}, or
-      // "light" / "dark" / "auto".
+      // setTheme replaces the theme (what it leaves out goes back to the
+      // widget's own): {mode, colors, font, radius}, or "light" / "dark"
+      // / "auto". Anything else is refused with a warning, and the
+      // theme is left as it was.
       setTheme: function (t) {
-        theme = isObject(t) ? t : themeOf(t);
+        var next = isObject(t) ? t : themeOf(t);
+        if (next === null && t !== null && t !== undefined && t !== "") {
+          console.warn("formbridge: setTheme takes {mode, colors, font, radius} or \"light\", \"dark\" or \"auto\"; the theme is unchanged");
+          return;
+        }
+        theme = next;
         post({ type: "theme", theme: theme || {} });
       },
       destroy: function () {
@@ -201,30 +208,56 @@
   window.formbridge = { mount: mount, version: PROTOCOL };
 
   // <formbridge-widget token="…" bridge="wss://…/ws" theme="dark" widget="https://…/">
+  // It follows its attributes: a token set after the element is in the
+  // page (as a framework does) mounts the widget then, a new token,
+  // bridge, widget or title mounts it again, and a new theme is applied.
+  var ATTRIBUTES = ["token", "bridge", "widget", "theme", "title"];
   if (window.customElements && !window.customElements.get("formbridge-widget")) {
     window.customElements.define(
       "formbridge-widget",
       class extends HTMLElement {
+        static get observedAttributes() {
+          return ATTRIBUTES;
+        }
         connectedCallback() {
-          if (this._fb) {
-            return;
-          }
           if (!this.style.display) {
             this.style.display = "block";
           }
+          this._mount();
+        }
+        attributeChangedCallback(name, before, after) {
+          if (before === after || !this.isConnected) {
+            return;
+          }
+          if (name === "theme" && this._fb) {
+            this._fb.setTheme(after || "");
+            return;
+          }
+          this._unmount();
+          this._mount();
+        }
+        // _mount waits for a token: without one the frame could only say
+        // the link is incomplete, to a person who was sent no link.
+        _mount() {
+          if (this._fb || !this.getAttribute("token")) {
+            return;
+          }
           this._fb = mount(this, {
-            token: this.getAttribute("token") || "",
+            token: this.getAttribute("token"),
             bridge: this.getAttribute("bridge") || "",
             widget: this.getAttribute("widget") || undefined,
             theme: this.getAttribute("theme") || undefined,
             title: this.getAttribute("title") || undefined,
           });
         }
-        disconnectedCallback() {
+        _unmount() {
           if (this._fb) {
             this._fb.destroy();
             this._fb = null;
           }
+        }
+        disconnectedCallback() {
+          this._unmount();
         }
         focus() {
           if (this._fb) {

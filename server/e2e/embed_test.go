@@ -560,6 +560,41 @@ func TestEmbedCustomElement(t *testing.T) {
 	waitJS(t, ctx, "pending from the reloaded widget", `heard.some((e) => e.type === "pending" && e.count === 1)`)
 }
 
+// TestEmbedCustomElementLater: a framework makes the element, puts it in
+// the page, and sets its attributes after: the widget waits for the
+// token (no frame telling a person their link is incomplete), then
+// follows a new theme.
+func TestEmbedCustomElementLater(t *testing.T) {
+	ctx := NewBrowser(t)
+	dir := t.TempDir()
+	page := serveDir(t, dir, "/")
+	b := startOriginBridge(t, page)
+	html := `<!DOCTYPE html><title>element</title>
+<script src="` + b.URL + `/web/embed.js"></script>
+<div id="slot"></div>
+<script>
+  window.heard = [];
+  const el = document.createElement("formbridge-widget");
+  el.addEventListener("formbridge:connection", (e) => heard.push(e.detail.state));
+  document.getElementById("slot").append(el);
+</script>`
+	if err := os.WriteFile(filepath.Join(dir, "index.html"), []byte(html), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	do(t, ctx, "open the page", chromedp.Navigate(page+"/"))
+	if n := eval[int](t, ctx, `document.querySelectorAll("iframe").length`); n != 0 {
+		t.Errorf("%d frames before the element had a token; want none", n)
+	}
+	eval[bool](t, ctx, `document.querySelector("formbridge-widget").setAttribute("token", `+strconv.Quote(b.Token)+`); true`)
+	waitJS(t, ctx, "the element to connect", `heard.includes("online")`)
+	frame := frameContext(t, ctx, b.URL+"/")
+	eval[bool](t, ctx, `document.querySelector("formbridge-widget").setAttribute("theme", "dark"); true`)
+	waitJS(t, frame, "the new theme", `document.documentElement.getAttribute("data-fb-mode") === "dark"`)
+	if n := eval[int](t, ctx, `document.querySelectorAll("iframe").length`); n != 1 {
+		t.Errorf("%d frames after the attributes changed; want one", n)
+	}
+}
+
 // press activates a button from the keyboard. Leaving an empty required
 // field shows its error, which moves the buttons below it; a mouse click
 // on one of them can then land where it no longer is. These tests are
