@@ -516,26 +516,36 @@ func TestEmbedWidgetChecksHostOrigin(t *testing.T) {
 	}
 }
 
+// hostPage serves a page on its own origin, with a bridge that allows
+// it: the page loads the bridge's embed.js, then body, with "{token}"
+// replaced by the bridge's token. It returns the browser, the page's URL
+// and the bridge.
+func hostPage(t *testing.T, body string) (ctx context.Context, page string, b *Bridge) {
+	t.Helper()
+	ctx = NewBrowser(t)
+	dir := t.TempDir()
+	page = serveDir(t, dir, "/")
+	b = startOriginBridge(t, page)
+	html := `<!DOCTYPE html><title>host</title>
+<script src="` + b.URL + `/web/embed.js"></script>
+` + strings.ReplaceAll(body, "{token}", b.Token)
+	if err := os.WriteFile(filepath.Join(dir, "index.html"), []byte(html), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return ctx, page, b
+}
+
 // TestEmbedCustomElement: <formbridge-widget> mounts the widget from its
 // attributes and dispatches the events on itself.
 func TestEmbedCustomElement(t *testing.T) {
-	ctx := NewBrowser(t)
-	dir := t.TempDir()
-	page := serveDir(t, dir, "/")
-	b := startOriginBridge(t, page)
-	html := `<!DOCTYPE html><title>element</title>
-<script src="` + b.URL + `/web/embed.js"></script>
-<formbridge-widget token="` + b.Token + `" theme="dark"></formbridge-widget>
+	ctx, page, b := hostPage(t, `<formbridge-widget token="{token}" theme="dark"></formbridge-widget>
 <script>
   window.heard = [];
   const el = document.querySelector("formbridge-widget");
   for (const type of ["pending", "settled", "connection"]) {
     el.addEventListener("formbridge:" + type, (e) => heard.push(Object.assign({type}, e.detail)));
   }
-</script>`
-	if err := os.WriteFile(filepath.Join(dir, "index.html"), []byte(html), 0o644); err != nil {
-		t.Fatal(err)
-	}
+</script>`)
 	colorScheme(t, ctx, "light")
 	do(t, ctx, "open the page", chromedp.Navigate(page+"/"))
 	waitJS(t, ctx, "the element to connect", `heard.some((e) => e.type === "connection" && e.state === "online")`)
@@ -565,22 +575,13 @@ func TestEmbedCustomElement(t *testing.T) {
 // token (no frame telling a person their link is incomplete), then
 // follows a new theme.
 func TestEmbedCustomElementLater(t *testing.T) {
-	ctx := NewBrowser(t)
-	dir := t.TempDir()
-	page := serveDir(t, dir, "/")
-	b := startOriginBridge(t, page)
-	html := `<!DOCTYPE html><title>element</title>
-<script src="` + b.URL + `/web/embed.js"></script>
-<div id="slot"></div>
+	ctx, page, b := hostPage(t, `<div id="slot"></div>
 <script>
   window.heard = [];
   const el = document.createElement("formbridge-widget");
   el.addEventListener("formbridge:connection", (e) => heard.push(e.detail.state));
   document.getElementById("slot").append(el);
-</script>`
-	if err := os.WriteFile(filepath.Join(dir, "index.html"), []byte(html), 0o644); err != nil {
-		t.Fatal(err)
-	}
+</script>`)
 	do(t, ctx, "open the page", chromedp.Navigate(page+"/"))
 	if n := eval[int](t, ctx, `document.querySelectorAll("iframe").length`); n != 0 {
 		t.Errorf("%d frames before the element had a token; want none", n)
