@@ -137,7 +137,9 @@
           break;
         case "connection":
           if (STATES[m.state]) {
-            emit("connection", { state: m.state });
+            // reason "unauthorized": the bridge refused the token and the
+            // widget stopped trying; mount again with a new one.
+            emit("connection", m.reason === "unauthorized" ? { state: m.state, reason: m.reason } : { state: m.state });
           }
           break;
       }

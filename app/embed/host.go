@@ -151,6 +151,17 @@ func (h *Host) Report(state string, pending int) {
 	}
 }
 
+// Refused tells the host the bridge refused the token, so the widget has
+// stopped trying: a connection event "offline" with reason
+// "unauthorized", which a host tells from a dropped network by it.
+func (h *Host) Refused() {
+	if h == nil {
+		return
+	}
+	h.state = "offline"
+	h.post(TypeConnection, map[string]any{"state": "offline", "reason": "unauthorized"})
+}
+
 // Settled tells the host a request left, and how. Rejected answers are
 // not settled (the request stays open), so they are not reported.
 func (h *Host) Settled(id, outcome string) {

@@ -165,6 +165,7 @@ func (w *widget) onClientEvent(ctx app.Context, e client.Event) {
 		if unauthorized {
 			// A reload must not retry a token the bridge refused.
 			tabStorage.setItem(linkKey, refusedLink)
+			w.host.Refused()
 		}
 		w.onFatal(unauthorized)
 	}

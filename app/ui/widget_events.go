@@ -215,7 +215,12 @@ func (w *widget) onComplete(p *wire.CompleteParams) {
 // onFatal: the widget stopped trying to connect.
 func (w *widget) onFatal(unauthorized bool) {
 	w.state = connOffline
-	if unauthorized {
+	switch {
+	case unauthorized && embedded:
+		// Inside another app's page the person was sent no link.
+		w.fatal = "This app could not open your requests: its access was not accepted. Reload the page; if that does not help, tell whoever runs this app."
+		return
+	case unauthorized:
 		w.fatal = "The access key in this link was not accepted. It may have expired or been replaced: ask whoever sent you the link for a new one."
 		return
 	}

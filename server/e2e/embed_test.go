@@ -596,6 +596,24 @@ func TestEmbedCustomElementLater(t *testing.T) {
 	}
 }
 
+// TestEmbedRefusedToken: a token the bridge refuses is told to the host
+// apart from a dropped network, and the person reads words about the
+// app they are in, not about a link they were never sent.
+func TestEmbedRefusedToken(t *testing.T) {
+	ctx, page, b := hostPage(t, `<formbridge-widget token="not-the-token"></formbridge-widget>
+<script>
+  window.heard = [];
+  document.querySelector("formbridge-widget").addEventListener("formbridge:connection", (e) => heard.push(e.detail));
+</script>`)
+	do(t, ctx, "open the page", chromedp.Navigate(page+"/"))
+	waitJS(t, ctx, "the refusal", `heard.some((e) => e.state === "offline" && e.reason === "unauthorized")`)
+	frame := frameContext(t, ctx, b.URL+"/")
+	text := eval[string](t, frame, `document.body.innerText`)
+	if !strings.Contains(text, "This app could not open your requests") || strings.Contains(text, "link") {
+		t.Errorf("the frame reads %q; want words about the app, none about a link", text)
+	}
+}
+
 // press activates a button from the keyboard. Leaving an empty required
 // field shows its error, which moves the buttons below it; a mouse click
 // on one of them can then land where it no longer is. These tests are
