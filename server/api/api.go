@@ -78,6 +78,21 @@ func newHandler(h hub.Engine, opts *Options) http.Handler {
 	mux.HandleFunc("POST /api/v1/channels", a.createChannel)
 	mux.HandleFunc("DELETE /api/v1/channels/{channel}", a.deleteChannel)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		// A route that exists for other methods is a 405 saying which,
+		// not a 404 that reads as if the path were wrong.
+		var allowed []string
+		for _, m := range []string{http.MethodPost, http.MethodDelete} {
+			probe := r.Clone(r.Context())
+			probe.Method = m
+			if _, pattern := mux.Handler(probe); pattern != "/" {
+				allowed = append(allowed, m)
+			}
+		}
+		if len(allowed) > 0 {
+			w.Header().Set("Allow", strings.Join(allowed, ", "))
+			writeError(w, http.StatusMethodNotAllowed, codeMethodNotAllowed, r.URL.Path+" takes "+strings.Join(allowed, " or ")+", not "+r.Method, nil)
+			return
+		}
 		writeError(w, http.StatusNotFound, codeNotFound, "no such API route: "+r.Method+" "+r.URL.Path, nil)
 	})
 	return a.authenticated(mux)

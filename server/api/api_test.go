@@ -390,6 +390,8 @@ func TestChannels(t *testing.T) {
 		{"delete again", "DELETE", "/api/v1/channels/team-a", ``, http.StatusNotFound, "unknown_channel"},
 		{"delete default", "DELETE", "/api/v1/channels/default", ``, http.StatusConflict, "conflict"},
 		{"unknown route", "GET", "/api/v1/nothing", ``, http.StatusNotFound, "not_found"},
+		{"a route by another method", "GET", "/api/v1/channels", ``, http.StatusMethodNotAllowed, "method_not_allowed"},
+		{"a route by another method, with a channel", "PUT", "/api/v1/channels/default/elicitations", ``, http.StatusMethodNotAllowed, "method_not_allowed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

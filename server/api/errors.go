@@ -7,20 +7,21 @@ import (
 
 // Error codes of the API's error bodies. They are stable: hosts match them.
 const (
-	codeAPIOff         = "api_off"
-	codeUnauthorized   = "unauthorized"
-	codeNotFound       = "not_found"
-	codeBadRequest     = "bad_request"
-	codeInvalidParams  = "invalid_params" // the elicitation was refused; data lists the problems
-	codeTooManyPending = "too_many_pending"
-	codeRateLimited    = "rate_limited"
-	codeNoChannel      = "unknown_channel"
-	codeConflict       = "conflict"
-	codeTooManyChans   = "too_many_channels" // the bridge holds hub.Options.MaxChannels
-	codeUnavailable    = "unavailable"
-	codeKeyReused      = "key_reused"       // an Idempotency-Key already used for another question
-	codeNoQuestion     = "unknown_question" // no keyed question to withdraw under that Idempotency-Key
-	codeSettled        = "already_settled"  // the keyed question settled before it could be withdrawn
+	codeAPIOff           = "api_off"
+	codeUnauthorized     = "unauthorized"
+	codeNotFound         = "not_found"
+	codeMethodNotAllowed = "method_not_allowed" // the route exists for other methods (Allow lists them)
+	codeBadRequest       = "bad_request"
+	codeInvalidParams    = "invalid_params" // the elicitation was refused; data lists the problems
+	codeTooManyPending   = "too_many_pending"
+	codeRateLimited      = "rate_limited"
+	codeNoChannel        = "unknown_channel"
+	codeConflict         = "conflict"
+	codeTooManyChans     = "too_many_channels" // the bridge holds hub.Options.MaxChannels
+	codeUnavailable      = "unavailable"
+	codeKeyReused        = "key_reused"       // an Idempotency-Key already used for another question
+	codeNoQuestion       = "unknown_question" // no keyed question to withdraw under that Idempotency-Key
+	codeSettled          = "already_settled"  // the keyed question settled before it could be withdrawn
 )
 
 // errorBody is every error response: {"error": {"code", "message", "data"?}}.

@@ -117,7 +117,9 @@ func (p *panel) serveRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req RunRequest
-	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4<<10)).Decode(&req); err != nil {
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4<<10))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil || req.Tool == "" {
 		writeError(w, http.StatusBadRequest, `the body must be JSON like {"tool": "delete_old_invoices"}`)
 		return
 	}

@@ -42,6 +42,8 @@ func TestPanel(t *testing.T) {
 		{"unknown tool", "POST", RunPath, `{"tool":"format_disk"}`, nil, 404, `no demo tool named \"format_disk\"`},
 		{"not JSON", "POST", RunPath, `tool=x`, map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, 415, "application/json"},
 		{"bad JSON", "POST", RunPath, `{"tool":`, nil, 400, "must be JSON"},
+		{"misspelt key", "POST", RunPath, `{"tol":"delete_old_invoices"}`, nil, 400, "must be JSON"},
+		{"no tool", "POST", RunPath, `{}`, nil, 400, "must be JSON"},
 		{"GET run", "GET", RunPath, "", nil, 405, "use POST"},
 	}
 	for _, tt := range tests {
