@@ -222,6 +222,9 @@ func (w *widget) renderConnection() app.UI {
 // queue and the open request.
 func (w *widget) renderContent() app.UI {
 	switch {
+	case w.noLink && embedded:
+		// Inside another app's page: the person was sent no link.
+		return emptyState("alert", "No requests can be shown", "This app did not pass on your access, so the requests waiting for you cannot be shown here. Tell whoever runs this app.")
 	case w.noLink:
 		return emptyState("alert", "This link is incomplete", "This page shows requests that apps send you for approval or details, but the link you opened has no access key. Ask whoever sent it for the full link.")
 	case w.fatal != "":
@@ -232,11 +235,15 @@ func (w *widget) renderContent() app.UI {
 		title, more := "Looking for requests…", ""
 		switch {
 		case w.synced:
-			title, more = "Nothing to answer right now", " Keep it open; new requests appear here as they arrive."
+			title, more = "Nothing to answer right now", " New ones appear here as they arrive."
+			if !embedded {
+				more = " Keep this page open: new ones appear here as they arrive."
+			}
 		case w.state == connOffline:
-			title, more = "Cannot check for requests right now", " It is offline and keeps trying to reconnect."
+			title, more = "Cannot check for requests right now", " The connection is down, and it keeps trying to reconnect."
 		}
-		return emptyState("", title, "This page shows requests that apps and AI assistants send you: questions to answer, or things to approve."+more)
+		// Not "this page": embedded, it is a panel of another app's page.
+		return emptyState("", title, "Requests that apps and AI assistants send you appear here: questions to answer, or things to approve."+more)
 	}
 	open := w.queue.find(w.selected)
 	if open == nil {

@@ -107,6 +107,13 @@ func TestWidgetNoLink(t *testing.T) {
 	if !strings.Contains(page.textContent(), "no access key") {
 		t.Errorf("no message for a link without a token: %q", page.textContent())
 	}
+
+	// In another app's page the person was sent no link: none is named.
+	embedded = true
+	t.Cleanup(func() { embedded = false })
+	if got := show(t, w, d).textContent(); !strings.Contains(got, "This app did not pass on your access") || strings.Contains(got, "link") {
+		t.Errorf("embedded without a token the widget reads %q", got)
+	}
 }
 
 func TestWidgetQueue(t *testing.T) {
