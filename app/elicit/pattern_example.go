@@ -104,28 +104,26 @@ func (g *exampleWriter) write(re *syntax.Regexp) bool {
 		return g.write(re.Sub[0])
 	case syntax.OpQuest:
 		return true
-	case syntax.OpStar, syntax.OpPlus:
-		min := 0
-		if re.Op == syntax.OpPlus {
-			min = 1
-		}
-		return g.repeat(re.Sub[0], min, -1)
+	case syntax.OpStar:
+		return g.repeat(re.Sub[0], 0, -1)
+	case syntax.OpPlus:
+		return g.repeat(re.Sub[0], 1, -1)
 	case syntax.OpRepeat:
 		return g.repeat(re.Sub[0], re.Min, re.Max)
 	}
 	return false // word boundaries and the like: no honest sample
 }
 
-// repeat writes sub between min and max times (max -1: no limit). A
-// single character comes three times where allowed, so "\d+" reads 123;
-// anything longer comes as few times as the pattern needs.
-func (g *exampleWriter) repeat(sub *syntax.Regexp, min, max int) bool {
-	n := min
+// repeat writes sub between least and most times (most -1: no limit).
+// A single character comes three times where allowed, so "\d+" reads
+// 123; anything longer comes as few times as the pattern needs.
+func (g *exampleWriter) repeat(sub *syntax.Regexp, least, most int) bool {
+	n := least
 	if oneChar(sub) {
-		if n < 3 && (max < 0 || max >= 3) {
+		if n < 3 && (most < 0 || most >= 3) {
 			n = 3
-		} else if n < max && n < 3 {
-			n = max
+		} else if n < most && n < 3 {
+			n = most
 		}
 		if sub.Op != syntax.OpLiteral {
 			return g.chars(sub, n)

@@ -9,8 +9,8 @@ import (
 // renderQueue lists every pending request, oldest first, so the person
 // sees what is waiting and can switch between them; open is the one
 // shown. Plain elements, not a component: go-app compares the few rows
-// as cheaply as a component's props, and a component type costs the
-// wasm ~2.4 KB of go-app's method wrappers besides.
+// as cheaply as a component's props, and a component type cost 13.7 KB
+// of wasm (go-app's method wrappers, the props' type data, equality).
 func (w *widget) renderQueue(open *item) app.UI {
 	n := w.queue.len()
 	rows := make([]app.UI, n)
