@@ -92,8 +92,18 @@ Examples:
 		Logger:          atLeast(log, slog.LevelWarn), // the go-sdk's session chatter stays out
 	}
 	if *bridgeURL != "" {
-		opts.Eliciter = &mcpbridge.APIEliciter{BaseURL: *bridgeURL, APIKey: *cfg.apiKey}
+		el := &mcpbridge.APIEliciter{BaseURL: *bridgeURL, APIKey: *cfg.apiKey}
+		// Before the tool runs: a wrong address or key found when it
+		// first asks would leave its work half done.
+		st, err := el.Check(ctx, opts.Channel)
+		if err != nil {
+			return fmt.Errorf("cannot send questions to the bridge at %s (--bridge is its address, --api-key its HTTP API key): %w", *bridgeURL, err)
+		}
+		opts.Eliciter = el
 		fmt.Fprintf(stderr, "formbridge call: questions go to the bridge at %s; answer them in its widget.\n", *bridgeURL)
+		if st.Widgets == 0 {
+			fmt.Fprintln(stderr, "formbridge call: nobody has that widget open right now; a question waits there until someone does.")
+		}
 		return callAndPrint(ctx, opts, *listTools, stdout)
 	}
 

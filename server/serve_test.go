@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -296,5 +298,18 @@ func TestCallAddressInUse(t *testing.T) {
 	err := runCall(t.Context(), []string{"--addr", addr, "--tool", "x", "--", "true"}, io.Discard, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "cannot listen on "+addr) || !strings.Contains(err.Error(), "--bridge http://"+addr) {
 		t.Errorf("got %v; want the address and --bridge", err)
+	}
+}
+
+// formbridge call --bridge with a wrong key stops before the tool runs.
+func TestCallBridgeWrongKey(t *testing.T) {
+	r, _, _ := startTest(t, testFlags(t, "--api-key", "the-right-api-key-0123456789"), nil)
+	marker := filepath.Join(t.TempDir(), "ran")
+	err := runCall(t.Context(), []string{"--bridge", r.baseURL, "--api-key", "wrong", "--tool", "x", "--", "sh", "-c", "touch " + marker}, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "--api-key") || !strings.Contains(err.Error(), "401") {
+		t.Errorf("got %v; want the refused key named", err)
+	}
+	if _, statErr := os.Stat(marker); statErr == nil {
+		t.Error("the MCP server was started before the key was checked")
 	}
 }

@@ -76,12 +76,13 @@ func newHandler(h hub.Engine, opts *Options) http.Handler {
 	mux.HandleFunc("POST /api/v1/channels/{channel}/elicitations/complete", a.complete)
 	mux.HandleFunc("DELETE /api/v1/channels/{channel}/elicitations", a.withdraw)
 	mux.HandleFunc("POST /api/v1/channels", a.createChannel)
+	mux.HandleFunc("GET /api/v1/channels/{channel}", a.channelStatus)
 	mux.HandleFunc("DELETE /api/v1/channels/{channel}", a.deleteChannel)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		// A route that exists for other methods is a 405 saying which,
 		// not a 404 that reads as if the path were wrong.
 		var allowed []string
-		for _, m := range []string{http.MethodPost, http.MethodDelete} {
+		for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodDelete} {
 			probe := r.Clone(r.Context())
 			probe.Method = m
 			if _, pattern := mux.Handler(probe); pattern != "/" {

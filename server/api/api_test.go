@@ -403,6 +403,35 @@ func TestChannels(t *testing.T) {
 	}
 }
 
+// TestChannelStatus: GET on a channel says whether anyone has its widget
+// open and how much waits, and changes nothing.
+func TestChannelStatus(t *testing.T) {
+	s := start(t, nil, apiKey)
+	status := func() string {
+		t.Helper()
+		r := s.do(t, t.Context(), "GET", "/api/v1/channels/default", ``, apiKey)
+		if r.status != http.StatusOK {
+			t.Fatalf("%d %s; want 200", r.status, r.body)
+		}
+		return strings.TrimSpace(r.body)
+	}
+	if got := status(); got != `{"channel":"default","widgets":0,"pending":0}` {
+		t.Errorf("a quiet channel: %s", got)
+	}
+	_, next := widget(t, s.h, "default")
+	go s.do(t, t.Context(), "POST", "/api/v1/channels/default/elicitations", `{"params":`+nameForm+`}`, apiKey)
+	next()
+	if got := status(); got != `{"channel":"default","widgets":1,"pending":1}` {
+		t.Errorf("a widget and a question: %s", got)
+	}
+	if r := s.do(t, t.Context(), "GET", "/api/v1/channels/nope", ``, apiKey); r.status != http.StatusNotFound || r.errorCode() != "unknown_channel" {
+		t.Errorf("unknown channel: %d %s", r.status, r.body)
+	}
+	if r := s.do(t, t.Context(), "GET", "/api/v1/channels/default", ``, "wrong"); r.status != http.StatusUnauthorized {
+		t.Errorf("a wrong key: %d %s", r.status, r.body)
+	}
+}
+
 // TestTooManyChannels: the bridge's limit of channels is a 409 with its
 // own code, so a host can tell it from a name already taken.
 func TestTooManyChannels(t *testing.T) {

@@ -260,6 +260,26 @@ func (a *api) createChannel(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, channelCreated{Channel: ch.Name, Token: ch.Token, WidgetURL: a.widgetURL(r, ch.Name, ch.Token)})
 }
 
+// channelStatus is the body of a 200 from GET /api/v1/channels/{channel}.
+type channelStatus struct {
+	Channel string `json:"channel"`
+	Widgets int    `json:"widgets"` // widget pages connected now: someone could answer
+	Pending int    `json:"pending"` // requests waiting for an answer
+}
+
+// channelStatus reports whether anyone has the channel's widget open and
+// how much waits. It changes nothing, so a program may also call it to
+// check its key and the bridge's address before it asks anything.
+func (a *api) channelStatus(w http.ResponseWriter, r *http.Request) {
+	channel := r.PathValue("channel")
+	st, err := a.h.Status(channel)
+	if err != nil {
+		a.hubError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, channelStatus{Channel: channel, Widgets: st.Widgets, Pending: st.Pending})
+}
+
 func (a *api) deleteChannel(w http.ResponseWriter, r *http.Request) {
 	channel := r.PathValue("channel")
 	a.deleting.Lock()

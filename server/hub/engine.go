@@ -23,6 +23,7 @@ type Engine interface {
 	Authenticate(token string) (channel string, ok bool)
 	CreateChannel(name string) (Channel, error)
 	DeleteChannel(name string) error
+	Status(channel string) (ChannelStatus, error)
 	ServerInfo() wire.Implementation
 }
 

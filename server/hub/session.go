@@ -90,6 +90,25 @@ func (h *Hub) Attach(channel string, opts *AttachOptions) (*Session, error) {
 	return s, nil
 }
 
+// ChannelStatus is how a channel is doing: whether anyone could answer
+// now, and how much waits.
+type ChannelStatus struct {
+	Widgets int // widget connections attached now
+	Pending int // requests waiting for an answer
+}
+
+// Status reports a channel's widgets and pending requests; ErrNoChannel
+// for an unknown one.
+func (h *Hub) Status(channel string) (ChannelStatus, error) {
+	c, err := h.channel(channel)
+	if err != nil {
+		return ChannelStatus{}, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return ChannelStatus{Widgets: len(c.sessions), Pending: len(c.pending)}, nil
+}
+
 // Widgets counts the widgets attached to a channel (0 for an unknown one).
 func (h *Hub) Widgets(channel string) int {
 	c, err := h.channel(channel)

@@ -59,16 +59,40 @@ func (a *APIEliciter) Complete(channel, elicitationID string) error {
 		map[string]string{"elicitationId": elicitationID}, nil)
 }
 
-func (a *APIEliciter) post(ctx context.Context, path string, body, out any) error {
-	b, err := json.Marshal(body)
-	if err != nil {
-		return err
+// Check asks the bridge how channel is doing (GET on the channel, which
+// changes nothing), so that a wrong address or key is found before a
+// tool runs, not when it first asks something.
+func (a *APIEliciter) Check(ctx context.Context, channel string) (hub.ChannelStatus, error) {
+	var st struct {
+		Widgets int `json:"widgets"`
+		Pending int `json:"pending"`
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimRight(a.BaseURL, "/")+path, bytes.NewReader(b))
+	if err := a.do(ctx, http.MethodGet, "/api/v1/channels/"+url.PathEscape(channel), nil, &st); err != nil {
+		return hub.ChannelStatus{}, err
+	}
+	return hub.ChannelStatus{Widgets: st.Widgets, Pending: st.Pending}, nil
+}
+
+func (a *APIEliciter) post(ctx context.Context, path string, body, out any) error {
+	return a.do(ctx, http.MethodPost, path, body, out)
+}
+
+func (a *APIEliciter) do(ctx context.Context, method, path string, body, out any) error {
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return err
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, strings.TrimRight(a.BaseURL, "/")+path, rd)
 	if err != nil {
 		return fmt.Errorf("bad bridge URL %q: %w", a.BaseURL, err)
 	}
-	req.Header.Set("Content-Type", "application/json")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	req.Header.Set("Authorization", "Bearer "+a.APIKey)
 	resp, err := a.client().Do(req)
 	if err != nil {

@@ -7,11 +7,13 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"github.com/formbridge/formbridge/app/wire"
+	"github.com/formbridge/formbridge/server/api"
 	"github.com/formbridge/formbridge/server/hub"
 	"github.com/google/go-cmp/cmp"
 )
@@ -92,3 +94,23 @@ func TestAPIEliciterCompleteGivesUp(t *testing.T) {
 type roundTripper func(*http.Request) (*http.Response, error)
 
 func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// Check finds a wrong key or channel before anything is asked, against
+// the real API.
+func TestAPIEliciterCheck(t *testing.T) {
+	h := hub.New(nil)
+	defer h.Close()
+	srv := httptest.NewServer(api.New(h, &api.Options{APIKey: "right-key"}))
+	defer srv.Close()
+
+	st, err := (&APIEliciter{BaseURL: srv.URL, APIKey: "right-key"}).Check(t.Context(), "default")
+	if err != nil || st != (hub.ChannelStatus{}) {
+		t.Errorf("Check = %+v, %v; want an empty channel", st, err)
+	}
+	if _, err := (&APIEliciter{BaseURL: srv.URL, APIKey: "wrong"}).Check(t.Context(), "default"); err == nil || !strings.Contains(err.Error(), "401") {
+		t.Errorf("a wrong key: %v; want the 401", err)
+	}
+	if _, err := (&APIEliciter{BaseURL: srv.URL, APIKey: "right-key"}).Check(t.Context(), "nope"); err == nil || !strings.Contains(err.Error(), "no such channel") {
+		t.Errorf("an unknown channel: %v", err)
+	}
+}
