@@ -222,21 +222,34 @@
           return ATTRIBUTES;
         }
         connectedCallback() {
+          this._connected = true;
           if (!this.style.display) {
             this.style.display = "block";
           }
           this._mount();
         }
+        // Changes before connectedCallback (an element upgraded once this
+        // script loads reports each attribute it has) are read there.
+        // Changes in one go (token and bridge together) mount once.
         attributeChangedCallback(name, before, after) {
-          if (before === after || !this.isConnected) {
+          if (before === after || !this._connected) {
             return;
           }
           if (name === "theme" && this._fb) {
             this._fb.setTheme(after || "");
             return;
           }
-          this._unmount();
-          this._mount();
+          if (this._remount) {
+            return;
+          }
+          this._remount = true;
+          queueMicrotask(() => {
+            this._remount = false;
+            if (this.isConnected) {
+              this._unmount();
+              this._mount();
+            }
+          });
         }
         // _mount waits for a token: without one the frame could only say
         // the link is incomplete, to a person who was sent no link.
@@ -259,6 +272,7 @@
           }
         }
         disconnectedCallback() {
+          this._connected = false;
           this._unmount();
         }
         focus() {

@@ -178,13 +178,16 @@ func TestRefusedTokenIsFatal(t *testing.T) {
 	ran := make(chan struct{})
 	go func() { defer close(ran); c.Run(t.Context()) }()
 
-	for _, want := range []State{StateConnecting, StateOffline} {
-		if ev := rec.next(t); ev.State != want {
-			t.Fatalf("event = %+v, want state %q", ev, want)
-		}
+	// Fatal before offline: a widget (and its host page) learns of the
+	// refusal before it would say "offline, retrying".
+	if ev := rec.next(t); ev.State != StateConnecting {
+		t.Fatalf("event = %+v, want state connecting", ev)
 	}
 	if ev := rec.next(t); !errors.Is(ev.Fatal, ErrUnauthorized) {
 		t.Fatalf("event = %+v, want Fatal wrapping ErrUnauthorized", ev)
+	}
+	if ev := rec.next(t); ev.State != StateOffline {
+		t.Fatalf("event = %+v, want state offline", ev)
 	}
 	select {
 	case <-ran:

@@ -25,11 +25,14 @@ func (c *Client) Run(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
-		c.setState(StateOffline)
 		if errors.Is(err, ErrUnauthorized) {
+			// Fatal first: the state that follows is then news of the
+			// refusal, not of a drop that will be retried.
 			c.emit(Event{Fatal: err})
+			c.setState(StateOffline)
 			return
 		}
+		c.setState(StateOffline)
 		if online {
 			// The bridge was reachable: start the backoff over.
 			failures = 0

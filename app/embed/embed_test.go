@@ -100,7 +100,7 @@ func TestThemeProperties(t *testing.T) {
 		"--fb-primary":        "#0a7d5a",
 		"--fb-focus":          "#0a7d5a",
 		"--fb-primary-hover":  "color-mix(in srgb, #0a7d5a 80%, var(--fb-text))",
-		"--fb-on-primary":     "lch(from #0a7d5a calc((50 - l) * infinity) 0 0)",
+		"--fb-on-primary":     "lch(from #0a7d5a calc((49 - l) * infinity) 0 0)",
 		"--fb-current-bg":     "color-mix(in srgb, #0a7d5a 14%, var(--fb-surface))",
 		"--fb-bg":             "rgb(250 250 250)",
 		"--fb-text":           "oklch(0.3 0.02 250)",

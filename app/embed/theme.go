@@ -76,8 +76,13 @@ func isColor(v string) bool {
 	case "inherit", "initial", "unset", "revert", "revert-layer", "currentcolor":
 		return false
 	}
-	return checks().color.MatchString(v) &&
-		(!app.IsClient || app.Window().Get("CSS").Call("supports", "color", v).Bool())
+	return checks().color.MatchString(v) && browserTakesColor(v)
+}
+
+// browserTakesColor reports whether the browser's CSS parser reads v as
+// a colour; outside a browser (tests), whether there is one to ask.
+func browserTakesColor(v string) bool {
+	return !app.IsClient || app.Window().Get("CSS").Call("supports", "color", v).Bool()
 }
 
 // properties maps the theme onto the widget's custom properties (those
@@ -113,9 +118,13 @@ func (t *Theme) properties() (props map[string]string, problems []string) {
 	if _, ok := props["--fb-on-primary"]; !ok && props["--fb-primary"] != "" {
 		// The palette's own label colour suits its own primary only (dark
 		// on the dark palette's light blue): on a host's primary the label
-		// is white or black, whichever is further from it in lightness,
-		// which gives at least 4.5:1 whatever the colour.
-		props["--fb-on-primary"] = "lch(from " + c.Primary + " calc((50 - l) * infinity) 0 0)"
+		// is white below lightness 49 and black above, at least 4.5:1
+		// either way. Only where the browser reads relative colours (not
+		// Safari 17, Firefox 115): elsewhere the label would lose its
+		// colour altogether, so the palette's stays.
+		if onPrimary := "lch(from " + c.Primary + " calc((49 - l) * infinity) 0 0)"; browserTakesColor(onPrimary) {
+			props["--fb-on-primary"] = onPrimary
+		}
 	}
 	color("background", c.Background, "--fb-bg")
 	color("surface", c.Surface, "--fb-surface")

@@ -162,10 +162,14 @@ func (w *widget) onClientEvent(ctx app.Context, e client.Event) {
 		w.onComplete(e.Complete)
 	case e.Fatal != nil:
 		unauthorized := errors.Is(e.Fatal, client.ErrUnauthorized)
-		if unauthorized {
+		switch {
+		case unauthorized && embedded:
+			// The frame keeps no link (its host sends one each time);
+			// the tab's may be its bridge's own page's.
+			w.host.Refused()
+		case unauthorized:
 			// A reload must not retry a token the bridge refused.
 			tabStorage.setItem(linkKey, refusedLink)
-			w.host.Refused()
 		}
 		w.onFatal(unauthorized)
 	}

@@ -43,19 +43,25 @@ func textHint(fd *elicit.Field) string {
 	case elicit.FormatDateTime:
 		return "In your local time"
 	}
+	length := ""
 	switch {
+	case fd.MinLength != nil && fd.MaxLength != nil && *fd.MinLength == *fd.MaxLength:
+		length = "Exactly " + characters(*fd.MaxLength)
+	case fd.MinLength != nil && *fd.MinLength > 0 && fd.MaxLength != nil:
+		length = "Between " + strconv.Itoa(*fd.MinLength) + " and " + characters(*fd.MaxLength)
+	case fd.MinLength != nil && *fd.MinLength > 1:
+		length = "At least " + characters(*fd.MinLength)
+	case fd.MaxLength != nil:
+		length = "Up to " + characters(*fd.MaxLength)
+	}
+	switch {
+	case fd.Example != "" && length != "":
+		// The sample is one length; the limits say which others do.
+		return "For example, " + fd.Example + ". " + length
 	case fd.Example != "":
 		return "For example, " + fd.Example
-	case fd.MinLength != nil && fd.MaxLength != nil && *fd.MinLength == *fd.MaxLength:
-		return "Exactly " + characters(*fd.MaxLength)
-	case fd.MinLength != nil && *fd.MinLength > 0 && fd.MaxLength != nil:
-		return "Between " + strconv.Itoa(*fd.MinLength) + " and " + characters(*fd.MaxLength)
-	case fd.MinLength != nil && *fd.MinLength > 1:
-		return "At least " + characters(*fd.MinLength)
-	case fd.MaxLength != nil:
-		return "Up to " + characters(*fd.MaxLength)
 	}
-	return ""
+	return length
 }
 
 func characters(n int) string {

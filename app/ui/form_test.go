@@ -444,12 +444,17 @@ func TestFirstRenderShowsNoErrors(t *testing.T) {
 // the field's hint, tied to its input, and its error says it again.
 func TestFormPatternExample(t *testing.T) {
 	f, a, d := mountForm(t, "Which order?", `{"type":"object","properties":{
-		"po":{"type":"string","title":"Purchase order","pattern":"^PO-[0-9]{6}$"}},"required":["po"]}`)
+		"po":{"type":"string","title":"Purchase order","pattern":"^PO-[0-9]{6}$"},
+		"ref":{"type":"string","pattern":"^R-[0-9]+$","maxLength":10}},"required":["po"]}`)
 	page := render(t, f)
 	po := page.mustFind(t, "[data-field=po]")
 	hint := po.mustFind(t, "p[class=fb-hint]")
 	if got := hint.textContent(); got != "For example, PO-123456" {
 		t.Errorf("hint %q; want the pattern's example", got)
+	}
+	// The sample does not hide the field's limits.
+	if got := page.mustFind(t, "[data-field=ref]").mustFind(t, "p[class=fb-hint]").textContent(); got != "For example, R-123. Up to 10 characters" {
+		t.Errorf("hint %q; want the example and the limit", got)
 	}
 	if !strings.Contains(po.mustFind(t, "input").attrs["aria-describedby"], hint.attrs["id"]) {
 		t.Error("the hint is not tied to the input")

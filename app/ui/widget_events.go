@@ -59,9 +59,11 @@ func (w *widget) onRequest(ctx app.Context, id string, params wire.ElicitParams,
 	}
 	// Focus moving to a request is what tells a screen reader it came.
 	// One that waits behind the open one, or that may not take focus
-	// (focusOnShow), is said in a live region instead; the count makes
-	// each arrival's words new, so each is read.
-	if w.selected != it.ID || !mayTakeFocus() {
+	// (focusOnShow), is said in a live region instead. Not the ones the
+	// bridge replays as the page connects: they are not news, and the
+	// list's heading counts them. settle empties the region, so the
+	// next arrival's words are new even when they read the same.
+	if w.synced && (w.selected != it.ID || !mayTakeFocus()) {
 		w.arrival = "New request from " + it.Requester() + ". " + waitingWords(w.queue.len()) + "."
 	}
 	if pageHidden() {
@@ -106,6 +108,7 @@ func (w *widget) settle(ctx app.Context, it *item, outcome string) {
 		}
 	}
 	w.queue.remove(it.ID)
+	w.arrival = ""
 	w.requestsMoved()
 	// Also for a request missing from a resync: Synced lists exactly
 	// what the bridge holds, so it will not come back.

@@ -578,6 +578,9 @@ func TestEmbedCustomElementLater(t *testing.T) {
 	ctx, page, b := hostPage(t, `<div id="slot"></div>
 <script>
   window.heard = [];
+  window.framesAdded = 0;
+  new MutationObserver((ms) => ms.forEach((m) => m.addedNodes.forEach((n) => { if (n.tagName === "IFRAME") framesAdded++; })))
+    .observe(document.body, {subtree: true, childList: true});
   const el = document.createElement("formbridge-widget");
   el.addEventListener("formbridge:connection", (e) => heard.push(e.detail.state));
   document.getElementById("slot").append(el);
@@ -594,6 +597,12 @@ func TestEmbedCustomElementLater(t *testing.T) {
 	if n := eval[int](t, ctx, `document.querySelectorAll("iframe").length`); n != 1 {
 		t.Errorf("%d frames after the attributes changed; want one", n)
 	}
+	// Two changes in one go mount the widget again once, not twice.
+	eval[bool](t, ctx, `(() => { const el = document.querySelector("formbridge-widget"); el.setAttribute("title", "A"); el.setAttribute("title", "Approvals"); return true; })()`)
+	waitJS(t, ctx, "the widget mounted again", `document.querySelector("iframe")?.title === "Approvals"`)
+	if n := eval[int](t, ctx, `framesAdded`); n != 2 {
+		t.Errorf("%d frames made in all; want 2 (the first, and one for both title changes)", n)
+	}
 }
 
 // TestEmbedRefusedToken: a token the bridge refuses is told to the host
@@ -607,6 +616,10 @@ func TestEmbedRefusedToken(t *testing.T) {
 </script>`)
 	do(t, ctx, "open the page", chromedp.Navigate(page+"/"))
 	waitJS(t, ctx, "the refusal", `heard.some((e) => e.state === "offline" && e.reason === "unauthorized")`)
+	time.Sleep(300 * time.Millisecond)
+	if got := eval[string](t, ctx, `JSON.stringify(heard)`); got != `[{"state":"connecting"},{"state":"offline","reason":"unauthorized"}]` {
+		t.Errorf("the host heard %s; want connecting, then one offline with the reason", got)
+	}
 	frame := frameContext(t, ctx, b.URL+"/")
 	text := eval[string](t, frame, `document.body.innerText`)
 	if !strings.Contains(text, "This app could not open your requests") || strings.Contains(text, "link") {
