@@ -3,8 +3,11 @@ package main
 import (
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
+
+	"golang.org/x/net/idna"
 )
 
 // bridgeFlags are the options every command that runs a bridge takes.
@@ -55,19 +58,35 @@ func checkOrigins(s string) ([]string, error) {
 		}
 		u, err := url.Parse(strings.TrimSuffix(o, "/"))
 		switch {
-		case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||
+		case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" ||
 			u.Path != "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil || u.Opaque != "" ||
 			strings.ContainsAny(o, " ;'\"\t\r\n"):
 			return nil, &usageError{fmt.Sprintf("--allowed-origins takes origins such as https://chat.example.com (a scheme and a host, with a port if it has one, nothing after), not %q", o)}
-		case strings.Contains(strings.TrimPrefix(u.Host, "*."), "*"):
+		case strings.Contains(u.Host, "["):
+			// The WebSocket check reads "[" as the start of a pattern.
+			return nil, &usageError{fmt.Sprintf("--allowed-origins: %q: an IPv6 address cannot be allowed; use a host name (localhost) or an IPv4 address", o)}
+		case strings.Contains(strings.TrimPrefix(u.Hostname(), "*."), "*"):
 			return nil, &usageError{fmt.Sprintf("--allowed-origins: %q: a wildcard may only stand for a subdomain, as in https://*.example.com", o)}
 		}
-		// As browsers write an Origin: no default port.
-		host := strings.ToLower(u.Host)
-		if u.Scheme == "https" {
-			host = strings.TrimSuffix(host, ":443")
-		} else {
-			host = strings.TrimSuffix(host, ":80")
+		// As browsers write an Origin: the host in ASCII (bücher.example
+		// as xn--bcher-kva.example), no default port.
+		wild, name := "", u.Hostname()
+		if rest, ok := strings.CutPrefix(name, "*."); ok {
+			wild, name = "*.", rest
+		}
+		host, err := idna.Lookup.ToASCII(name)
+		if err != nil {
+			return nil, &usageError{fmt.Sprintf("--allowed-origins: %q: %v", o, err)}
+		}
+		host = wild + host
+		if p := u.Port(); p != "" {
+			n, err := strconv.Atoi(p)
+			if err != nil || n < 1 || n > 65535 {
+				return nil, &usageError{fmt.Sprintf("--allowed-origins: %q: the port must be a number from 1 to 65535", o)}
+			}
+			if !(u.Scheme == "https" && n == 443 || u.Scheme == "http" && n == 80) {
+				host += ":" + strconv.Itoa(n)
+			}
 		}
 		out = append(out, u.Scheme+"://"+host)
 	}

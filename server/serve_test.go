@@ -216,6 +216,9 @@ func TestServeFlagMistakes(t *testing.T) {
 		{"--allowed-origins", "ftp://chat.example.com"},
 		{"--allowed-origins", "https://chat.*.com"},
 		{"--allowed-origins", "https://ok.example.com, https://bad.example.com/x"},
+		{"--allowed-origins", "https://:443"},
+		{"--allowed-origins", "http://[::1]:3000"},
+		{"--allowed-origins", "http://a.test:99999"},
 	} {
 		_, _, err := startBridge(testFlags(t, args...), io.Discard, nil)
 		if _, ok := err.(*usageError); !ok {
@@ -228,8 +231,8 @@ func TestServeFlagMistakes(t *testing.T) {
 // "/", a default port, capitals) are written as browsers send them, so
 // that a page framed from one may also connect.
 func TestAllowedOrigins(t *testing.T) {
-	got, err := checkOrigins("https://Chat.Example.com/, http://127.0.0.1:3000/ ,https://*.example.org:443,http://a.test:80")
-	want := []string{"https://chat.example.com", "http://127.0.0.1:3000", "https://*.example.org", "http://a.test"}
+	got, err := checkOrigins("https://Chat.Example.com/, http://127.0.0.1:3000/ ,https://*.example.org:443,http://a.test:80,https://bücher.example:08443")
+	want := []string{"https://chat.example.com", "http://127.0.0.1:3000", "https://*.example.org", "http://a.test", "https://xn--bcher-kva.example:8443"}
 	if err != nil || !slices.Equal(got, want) {
 		t.Errorf("checkOrigins = %q, %v; want %q", got, err, want)
 	}

@@ -34,7 +34,7 @@ func TestParseKinds(t *testing.T) {
 		{"uri", `{"type":"string","format":"uri"}`, Field{Kind: KindString, Label: "F", Format: FormatURI}},
 		{"date", `{"type":"string","format":"date","default":"2026-01-31"}`, Field{Kind: KindString, Label: "F", Format: FormatDate, Default: "2026-01-31"}},
 		{"date-time", `{"type":"string","format":"date-time"}`, Field{Kind: KindString, Label: "F", Format: FormatDateTime}},
-		{"pattern", `{"type":"string","pattern":"^[a-z]+$"}`, Field{Kind: KindString, Label: "F", Pattern: "^[a-z]+$", Example: "abc"}},
+		{"pattern", `{"type":"string","pattern":"^[a-z]+$"}`, Field{Kind: KindString, Label: "F", Pattern: "^[a-z]+$"}},
 		{"number", `{"type":"number","minimum":-1.5,"maximum":2.5,"default":0.5}`,
 			Field{Kind: KindNumber, Label: "F", Minimum: fp(-1.5), Maximum: fp(2.5), Default: 0.5}},
 		{"integer", `{"type":"integer","minimum":1,"maximum":100,"default":30}`,

@@ -29,9 +29,11 @@ func patternExample(pattern string, re *regexp.Regexp, minLength, maxLength *int
 		return ""
 	}
 	var g exampleWriter
-	if !g.write(tree) || g.broad && !g.literal {
-		// "^.+$", "^[^<>]*$": any text will do, and a sample would
-		// suggest a format the pattern does not ask for.
+	if !g.write(tree) || !g.literal && (g.broad || g.classes == 1 && !g.digitsOnly) {
+		// "^.+$", "^[^<>]*$": any text will do; "^[A-Za-z ]{2,30}$": the
+		// characters allowed, not a format. A sample would suggest one the
+		// pattern does not ask for ("José" told to write it like "ABC").
+		// Digits alone ("^\d{5}$") do read as a format: 12345.
 		return ""
 	}
 	ex := g.b.String()
@@ -40,7 +42,7 @@ func patternExample(pattern string, re *regexp.Regexp, minLength, maxLength *int
 	case n == 0 || n > maxExampleLength,
 		minLength != nil && n < *minLength,
 		maxLength != nil && n > *maxLength,
-		strings.IndexFunc(ex, func(r rune) bool { return !unicode.IsGraphic(r) || unicode.IsSpace(r) && r != ' ' }) >= 0,
+		strings.IndexFunc(ex, func(r rune) bool { return !plainlyVisible(r) }) >= 0,
 		strings.TrimSpace(ex) != ex,
 		!re.MatchString(ex):
 		return ""
@@ -48,8 +50,21 @@ func patternExample(pattern string, re *regexp.Regexp, minLength, maxLength *int
 	return ex
 }
 
+// plainlyVisible reports whether r shows as a character of its own:
+// not a control, format or combining mark, not a space other than ' ',
+// and not one of the letters and symbols that render blank.
+func plainlyVisible(r rune) bool {
+	switch r {
+	case '\u115F', '\u1160', '\u3164', '\uFFA0', '\u2800':
+		return false
+	}
+	return unicode.IsGraphic(r) && !unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf) &&
+		(r == ' ' || !unicode.IsSpace(r))
+}
+
 // anchored reports whether the pattern must match the whole text: it
-// begins with ^ or \A and ends with $ or \z.
+// begins with ^ or \A and ends with $ or \z, not in (?m) mode, where
+// they match at any line.
 func anchored(re *syntax.Regexp) bool {
 	for re.Op == syntax.OpCapture {
 		re = re.Sub[0]
@@ -58,8 +73,7 @@ func anchored(re *syntax.Regexp) bool {
 		return false
 	}
 	first, last := re.Sub[0].Op, re.Sub[len(re.Sub)-1].Op
-	return (first == syntax.OpBeginText || first == syntax.OpBeginLine) &&
-		(last == syntax.OpEndText || last == syntax.OpEndLine)
+	return first == syntax.OpBeginText && last == syntax.OpEndText
 }
 
 // exampleWriter builds a sample: each part of the pattern as a person
@@ -67,10 +81,12 @@ func anchored(re *syntax.Regexp) bool {
 // optional parts are left out, and a repeated character is written
 // three times when the pattern allows it.
 type exampleWriter struct {
-	b       strings.Builder
-	steps   int  // nodes visited, bounding the work on a hostile pattern
-	literal bool // the sample has a character the pattern names
-	broad   bool // the pattern takes nearly any character somewhere
+	b          strings.Builder
+	steps      int  // nodes visited, bounding the work on a hostile pattern
+	literal    bool // the sample has a character the pattern names
+	broad      bool // the pattern takes nearly any character somewhere
+	classes    int  // classes sampled
+	digitsOnly bool // every class sampled takes digits only
 }
 
 // write appends a sample of re; false when it cannot write one.
@@ -84,7 +100,9 @@ func (g *exampleWriter) write(re *syntax.Regexp) bool {
 	case syntax.OpLiteral:
 		lit := string(re.Rune)
 		if re.Flags&syntax.FoldCase != 0 {
-			lit = strings.ToLower(lit) // (?i)abc is kept as ABC
+			// The parser keeps (?i)abc as ABC; people write such codes
+			// as patterns mostly spell them, in small letters.
+			lit = strings.ToLower(lit)
 		}
 		g.b.WriteString(lit)
 		g.literal = true
@@ -166,6 +184,9 @@ func (g *exampleWriter) chars(re *syntax.Regexp, n int) bool {
 	if re.Op != syntax.OpCharClass || size > 1000 {
 		g.broad = true
 	}
+	digits := re.Op == syntax.OpCharClass && len(re.Rune) == 2 && re.Rune[0] >= '0' && re.Rune[1] <= '9'
+	g.digitsOnly = digits && (g.classes == 0 || g.digitsOnly)
+	g.classes++
 	in := func(r rune) bool {
 		if re.Op != syntax.OpCharClass {
 			return true
@@ -191,10 +212,15 @@ func (g *exampleWriter) chars(re *syntax.Regexp, n int) bool {
 			return true
 		}
 	}
-	// A class of other characters only (say, [é-ë]): its first one.
-	if re.Op == syntax.OpCharClass && len(re.Rune) > 0 {
-		g.b.WriteString(strings.Repeat(string(re.Rune[0]), n))
-		return true
+	// A class of other characters only (say, [é-ë]): its first that
+	// shows plainly, looked for among its first few hundred.
+	for i := 0; re.Op == syntax.OpCharClass && i+1 < len(re.Rune); i += 2 {
+		for r := re.Rune[i]; r <= re.Rune[i+1] && r-re.Rune[i] < 256; r++ {
+			if plainlyVisible(r) {
+				g.b.WriteString(strings.Repeat(string(r), n))
+				return true
+			}
+		}
 	}
 	return false
 }

@@ -11,16 +11,17 @@ func TestPatternExample(t *testing.T) {
 	}{
 		{`^[A-Z]{3}-\d{4}$`, "ABC-1234"},
 		{`^\d{5}(-\d{4})?$`, "12345"},
-		{`^[a-z0-9_]+$`, "abc"},
+		{`^[a-z0-9_]-\d+$`, "a-123"},
+		{`^\d{5}$`, "12345"},
 		{`^[A-Za-z]{2}\d{2}[A-Z0-9]{1,30}$`, "AB12ABC"},
 		{`\A(?:INV|PO)-\d{6}\z`, "INV-123456"},
 		{`^#[0-9a-fA-F]{6}$`, "#ABCDEF"},
-		{`^\+?[0-9 ]{7,15}$`, "1234567"},
 		{`^\d{1,2}:\d{2}$`, "12:12"},
 		{`(?i)^ab-\d+$`, "ab-123"},
 		{`^[^@\s]+@[^@\s]+\.[a-z]{2,}$`, "ABC@ABC.abc"},
 		{`^v\d+\.\d+\.\d+$`, "v123.123.123"},
-		{`^[é-ë]{2}$`, "éé"},
+		{`^[é-ë]{2}-\d$`, "éé-1"},
+		{`^x[\x{0300}-\x{036f}a]$`, "xa"},
 		// No honest sample:
 		{`\d+`, ""},         // not anchored: any text with a digit in it
 		{`^\d+`, ""},        // anchored at one end only
@@ -33,6 +34,13 @@ func TestPatternExample(t *testing.T) {
 		{`^[\x00-\x1f]+$`, ""},
 		{`^ +$`, ""},
 		{"^a\u202eb$", ""},
+		{`^[a-z0-9_]+$`, ""},      // the characters allowed, not a format
+		{`^[A-Za-z ]{2,30}$`, ""}, // nor this: "José" is not like "ABC"
+		{`^\+?[0-9 ]{7,15}$`, ""}, // digits and spaces, any way round
+		{`(?m)^\d{3}$`, ""},       // matches "ab\n123": not the whole text
+		{`^a[\x{FE0F}]$`, ""},     // looks like "a" alone
+		{`^\x{3164}{3}$`, ""},     // blank
+		{`^[\x{0300}-\x{036f}]{3}-x$`, ""},
 	}
 	for _, tt := range tests {
 		re := regexp.MustCompile(tt.pattern)

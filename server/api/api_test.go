@@ -432,6 +432,22 @@ func TestChannelStatus(t *testing.T) {
 	}
 }
 
+// TestMethodNotAllowed: a route asked with another method names the
+// methods it takes.
+func TestMethodNotAllowed(t *testing.T) {
+	s := start(t, nil, apiKey)
+	for path, want := range map[string]string{
+		"/api/v1/channels":                      "POST",
+		"/api/v1/channels/default":              "GET, DELETE",
+		"/api/v1/channels/default/elicitations": "POST, DELETE",
+	} {
+		r := s.do(t, t.Context(), "PUT", path, ``, apiKey)
+		if r.status != http.StatusMethodNotAllowed || r.header.Get("Allow") != want {
+			t.Errorf("PUT %s: %d, Allow %q; want 405 with Allow %q", path, r.status, r.header.Get("Allow"), want)
+		}
+	}
+}
+
 // TestTooManyChannels: the bridge's limit of channels is a 409 with its
 // own code, so a host can tell it from a name already taken.
 func TestTooManyChannels(t *testing.T) {
