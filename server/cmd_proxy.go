@@ -135,7 +135,7 @@ func proxyStdio(ctx context.Context, p *mcpbridge.Proxy, up mcpbridge.Upstream, 
 	if err := p.Serve(ctx, host, upConn); err != nil {
 		switch {
 		case !errors.Is(err, mcpbridge.ErrUpstreamClosed):
-		case errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed):
+		case errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, mcpbridge.ErrServerExited):
 			return fmt.Errorf("the MCP server stopped, so the proxy stops too: %w", err)
 		case len(up.Command) > 0:
 			return fmt.Errorf("the MCP server wrote something that is not an MCP message, so the proxy stops (a server on stdio must write only MCP messages to its standard output, and logs to standard error): %w", err)

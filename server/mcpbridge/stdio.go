@@ -3,9 +3,11 @@ package mcpbridge
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"os/exec"
 	"syscall"
 	"time"
@@ -27,29 +29,81 @@ type commandTransport struct {
 }
 
 func (t *commandTransport) Connect(ctx context.Context) (mcp.Connection, error) {
-	stdout, err := t.cmd.StdoutPipe()
+	// Its stdout is a pipe of our own, not StdoutPipe's: cmd.Wait closes
+	// that one as the process exits, under a reader that has not read
+	// it all, and the process is waited for from the start, so that its
+	// exit status can say why the connection ended.
+	stdout, w, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
+	t.cmd.Stdout = w
 	stdin, err := t.cmd.StdinPipe()
 	if err != nil {
+		stdout.Close()
+		w.Close()
 		return nil, err
 	}
-	if err := t.cmd.Start(); err != nil {
+	err = t.cmd.Start()
+	w.Close() // the process has its own copy
+	if err != nil {
+		stdout.Close()
 		return nil, err
 	}
+	proc := &process{done: make(chan struct{})}
+	go func() { proc.err = t.cmd.Wait(); close(proc.done) }()
 	// The connection ends by closing stdin (see subprocess.Close), as
 	// the go-sdk's own transport does; stdout is left to the process.
-	out := &messageFilter{r: bufio.NewReader(stdout), log: t.log}
-	return (&mcp.IOTransport{Reader: io.NopCloser(out), Writer: &subprocess{cmd: t.cmd, stdin: stdin}}).Connect(ctx)
+	out := &messageFilter{r: bufio.NewReader(&exitReader{r: stdout, proc: proc}), log: t.log}
+	return (&mcp.IOTransport{Reader: io.NopCloser(out), Writer: &subprocess{cmd: t.cmd, stdin: stdin, stdout: stdout, proc: proc}}).Connect(ctx)
+}
+
+// process is the server's process once started: err is cmd.Wait's, set
+// before done closes.
+type process struct {
+	done chan struct{}
+	err  error
+}
+
+// exitWait is how long the end of the server's stdout waits for its
+// exit status: a server that closed stdout and goes on running is
+// reported as the end of its output.
+const exitWait = 2 * time.Second
+
+// ErrServerExited is how a stdio server's connection ends when its
+// process exited with a failure; the exit status is wrapped with it.
+var ErrServerExited = errors.New("the MCP server exited")
+
+// exitReader is the server's stdout, whose end says how the server
+// ended when it did not end well ("exit status 3"), not only "EOF".
+type exitReader struct {
+	r    *os.File
+	proc *process
+}
+
+func (e *exitReader) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err != io.EOF {
+		return n, err
+	}
+	select {
+	case <-e.proc.done:
+		if e.proc.err != nil {
+			return n, fmt.Errorf("%w: %w", ErrServerExited, e.proc.err)
+		}
+	case <-time.After(exitWait):
+	}
+	return n, err
 }
 
 // subprocess is the server's stdin; closing it ends the server as the
 // MCP spec asks: stdin closed, then SIGTERM, then SIGKILL, each after
 // terminateAfter without an exit.
 type subprocess struct {
-	cmd   *exec.Cmd
-	stdin io.WriteCloser
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout *os.File // closed once the process has gone
+	proc   *process
 }
 
 const terminateAfter = 5 * time.Second
@@ -57,15 +111,15 @@ const terminateAfter = 5 * time.Second
 func (s *subprocess) Write(p []byte) (int, error) { return s.stdin.Write(p) }
 
 func (s *subprocess) Close() error {
-	if err := s.stdin.Close(); err != nil {
+	defer s.stdout.Close()
+	// Closed already when the process exited first (cmd.Wait closes it).
+	if err := s.stdin.Close(); err != nil && !errors.Is(err, os.ErrClosed) {
 		return fmt.Errorf("closing stdin: %w", err)
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- s.cmd.Wait() }()
 	wait := func() (error, bool) {
 		select {
-		case err := <-exited:
-			return err, true
+		case <-s.proc.done:
+			return s.proc.err, true
 		case <-time.After(terminateAfter):
 			return nil, false
 		}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"strings"
@@ -191,5 +192,30 @@ func TestWarnWhenNoWidgetIsOpen(t *testing.T) {
 	callText(t, cs, "book")
 	if !strings.Contains(logs.String(), warning) {
 		t.Errorf("the proxy did not warn with no widget open; the log:\n%s", logs.String())
+	}
+}
+
+// A server that exits with a failure ends the connection with its exit
+// status, not a bare EOF; one that exits cleanly, with EOF.
+func TestStdioServerExitStatus(t *testing.T) {
+	for _, tt := range []struct {
+		script string
+		want   string // in the error; "" for io.EOF
+	}{
+		{"echo oops >&2; exit 3", "exit status 3"},
+		{"exit 0", ""},
+	} {
+		conn, err := Upstream{Command: []string{"sh", "-c", tt.script}, Stderr: io.Discard}.Dial(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = conn.Read(t.Context())
+		switch {
+		case tt.want == "" && !errors.Is(err, io.EOF) && !errors.Is(err, mcp.ErrConnectionClosed):
+			t.Errorf("%q: read %v; want the end of the output", tt.script, err)
+		case tt.want != "" && (!errors.Is(err, ErrServerExited) || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("%q: read %v; want ErrServerExited with %q", tt.script, err, tt.want)
+		}
+		conn.Close()
 	}
 }
