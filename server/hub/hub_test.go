@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -546,6 +547,11 @@ func TestSlowWidget(t *testing.T) {
 	for range 4 {
 		elicitAsync(t.Context(), h, "default", nameForm, nil)
 		fast.request()
+	}
+	// The hub offers each request to the sessions in map order: the fast
+	// one may have its fourth before the slow one is offered it.
+	for deadline := time.Now().Add(5 * time.Second); slow.s.Err() == nil && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
 	}
 	if _, err := slow.s.Take(nil); !errors.Is(err, hub.ErrSlowWidget) {
 		t.Errorf("slow widget's session: %v; want ErrSlowWidget", err)
