@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"net"
 	"net/http"
@@ -689,17 +688,7 @@ func TestEmbedKeepsHostFocus(t *testing.T) {
 func TestEmbedHearsGone(t *testing.T) {
 	ctx, frame, b := openChatExample(t)
 
-	askCtx, withdraw := context.WithCancel(context.Background())
-	defer withdraw()
-	asked := make(chan error, 1)
-	go func() {
-		_, err := b.Hub.Elicit(askCtx, hub.DefaultChannel, Requester, json.RawMessage(`{"message":"Still needed?","requestedSchema":{"type":"object","properties":{"ok":{"type":"boolean"}}}}`), nil)
-		asked <- err
-	}()
-	id := waitForm(t, frame)
-	b.DropWidgets()
-	withdraw() // the widget cannot hear this: its connection is gone
-	<-asked
+	id := withdrawnUnheard(t, b, frame, `{"message":"Still needed?","requestedSchema":{"type":"object","properties":{"ok":{"type":"boolean"}}}}`)
 
 	waitJS(t, ctx, "the settled event", `chatEvents.some((e) => e.type === "settled")`)
 	var settled []chatEvent

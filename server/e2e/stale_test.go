@@ -25,20 +25,7 @@ func TestReconnectWithdrawsSettled(t *testing.T) {
 	b := StartBridge(t, nil)
 	ctx := NewBrowser(t)
 	openWidget(t, ctx, b)
-	oldCtx, withdraw := context.WithCancel(context.Background())
-	defer withdraw()
-	oldDone := make(chan error, 1)
-	go func() {
-		_, err := b.Hub.Elicit(oldCtx, hub.DefaultChannel, Requester, json.RawMessage(`{"message":"Old question","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}`), nil)
-		oldDone <- err
-	}()
-	oldID := waitForm(t, ctx)
-
-	b.DropWidgets()
-	withdraw() // the widget cannot hear this: its connection is gone
-	if err := <-oldDone; err == nil {
-		t.Fatal("the withdrawn request returned no error to its caller")
-	}
+	oldID := withdrawnUnheard(t, b, ctx, `{"message":"Old question","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}`)
 	out := b.Elicit(t, `{"message":"New question","requestedSchema":{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"]}}`, nil)
 
 	do(t, ctx, "comes back", chromedp.WaitVisible(chromedp.CSS(`[data-connection="online"]`)))
@@ -53,6 +40,27 @@ func TestReconnectWithdrawsSettled(t *testing.T) {
 	}
 	do(t, ctx, "answer the new one", chromedp.Click(action("accept")))
 	wantResult(t, await(t, ctx, out), `{"action":"accept","content":{"ok":false}}`)
+}
+
+// withdrawnUnheard asks params, waits for its form in page, then cuts
+// the widget off and withdraws the request while the widget cannot hear
+// it (as when the bridge restarts). It returns the request's id.
+func withdrawnUnheard(t *testing.T, b *Bridge, page context.Context, params string) string {
+	t.Helper()
+	askCtx, withdraw := context.WithCancel(context.Background())
+	defer withdraw()
+	asked := make(chan error, 1)
+	go func() {
+		_, err := b.Hub.Elicit(askCtx, hub.DefaultChannel, Requester, json.RawMessage(params), nil)
+		asked <- err
+	}()
+	id := waitForm(t, page)
+	b.DropWidgets()
+	withdraw()
+	if err := <-asked; err == nil {
+		t.Fatal("the withdrawn request returned no error to its caller")
+	}
+	return id
 }
 
 // TestAnswerToGoneRequest: a bridge that no longer holds a request (it
