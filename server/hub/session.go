@@ -111,24 +111,14 @@ func (h *Hub) Status(channel string) (ChannelStatus, error) {
 
 // Widgets counts the widgets attached to a channel (0 for an unknown one).
 func (h *Hub) Widgets(channel string) int {
-	c, err := h.channel(channel)
-	if err != nil {
-		return 0
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.sessions)
+	st, _ := h.Status(channel)
+	return st.Widgets
 }
 
 // Pending counts the requests waiting on a channel (0 for an unknown one).
 func (h *Hub) Pending(channel string) int {
-	c, err := h.channel(channel)
-	if err != nil {
-		return 0
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.pending)
+	st, _ := h.Status(channel)
+	return st.Pending
 }
 
 // Channel is the name of the session's channel.
