@@ -21,7 +21,7 @@ type fieldIDs struct {
 	err     string // the problem shown
 }
 
-func (f *requestForm) ids(i int) fieldIDs {
+func (f *requestCard) ids(i int) fieldIDs {
 	c := f.Item.elemID("f" + strconv.Itoa(i))
 	return fieldIDs{control: c, help: c + "-help", hint: c + "-hint", err: c + "-err"}
 }
@@ -44,7 +44,7 @@ type fieldParts struct {
 	warning string // the id of the warning that the field asks for a secret, if it does
 }
 
-func (f *requestForm) parts(i int, fd *elicit.Field, hint string) fieldParts {
+func (f *requestCard) parts(i int, fd *elicit.Field, hint string) fieldParts {
 	p := fieldParts{ids: f.ids(i), field: fd, hint: hint, problem: f.Item.Draft.shownError(fd.Key)}
 	for _, s := range f.Item.Sensitive {
 		if s.Field == fd.Key {
@@ -105,14 +105,14 @@ func (p fieldParts) problemLine() app.UI {
 // fieldBox is the element around field i: its data-field hook, its
 // class, and the focusout that shows its problems once the person
 // leaves it.
-func (f *requestForm) fieldBox(tag, class string, i int, p fieldParts, body ...app.UI) app.HTMLElem {
+func (f *requestCard) fieldBox(tag, class string, i int, p fieldParts, body ...app.UI) app.HTMLElem {
 	return elem(tag, class, body...).
 		DataSet("field", p.field.Key).
 		On("focusout", f.onFieldLeave(p.field.Key), f.Item.Seq, i)
 }
 
 // wrapOne wraps a field with one control: label, notes, control, problem.
-func (f *requestForm) wrapOne(i int, p fieldParts, control app.UI) app.UI {
+func (f *requestCard) wrapOne(i int, p fieldParts, control app.UI) app.UI {
 	return f.fieldBox("div", fieldClass(p), i, p,
 		elem("label", "fb-label", p.labelText()...).Attr("for", p.ids.control),
 		p.notes(),
@@ -123,7 +123,7 @@ func (f *requestForm) wrapOne(i int, p fieldParts, control app.UI) app.UI {
 
 // wrapGroup wraps a field answered with several controls (radio
 // buttons, checkboxes) in a fieldset whose legend is the label.
-func (f *requestForm) wrapGroup(i int, p fieldParts, controls []app.UI) app.UI {
+func (f *requestCard) wrapGroup(i int, p fieldParts, controls []app.UI) app.UI {
 	return f.fieldBox("fieldset", fieldClass(p), i, p,
 		el("legend", "fb-label", p.labelText()...),
 		p.notes(),
@@ -153,7 +153,7 @@ func option(id, typ, name string, checked, invalid bool, h app.EventHandler, sco
 }
 
 // renderField picks the control for a field's kind.
-func (f *requestForm) renderField(i int, fd *elicit.Field) app.UI {
+func (f *requestCard) renderField(i int, fd *elicit.Field) app.UI {
 	switch fd.Kind {
 	case elicit.KindNumber, elicit.KindInteger:
 		return f.renderNumber(i, fd)

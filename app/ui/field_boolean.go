@@ -9,7 +9,7 @@ import (
 // (unticked means no). An optional one is Yes / No / No answer, so the
 // person can always take an answer back, a default included: a
 // checkbox cannot say "I did not answer".
-func (f *requestForm) renderBoolean(i int, fd *elicit.Field) app.UI {
+func (f *requestCard) renderBoolean(i int, fd *elicit.Field) app.UI {
 	p := f.parts(i, fd, "")
 	val := f.Item.Draft.value(fd.Key)
 	if fd.Required {

@@ -9,7 +9,7 @@ import (
 
 // renderRadios shows a short single choice as radio buttons; an optional
 // one ends with "No answer" so a choice can be taken back.
-func (f *requestForm) renderRadios(i int, fd *elicit.Field) app.UI {
+func (f *requestCard) renderRadios(i int, fd *elicit.Field) app.UI {
 	return f.choiceGroup(i, fd, "", fd.Options)
 }
 
@@ -17,7 +17,7 @@ func (f *requestForm) renderRadios(i int, fd *elicit.Field) app.UI {
 // multi select. Radio buttons of an optional field end with "No answer"
 // (value ""), so a choice can be taken back; unticking every checkbox
 // is no answer.
-func (f *requestForm) choiceGroup(i int, fd *elicit.Field, hint string, options []elicit.Option) app.UI {
+func (f *requestCard) choiceGroup(i int, fd *elicit.Field, hint string, options []elicit.Option) app.UI {
 	p := f.parts(i, fd, hint)
 	d := f.Item.Draft
 	multi := fd.Kind == elicit.KindMultiSelect
@@ -41,7 +41,7 @@ func (f *requestForm) choiceGroup(i int, fd *elicit.Field, hint string, options 
 // renderDropdown shows a long single choice as a <select>. Option values
 // in the page are indexes: the real values are server text, and go-app
 // trims attribute values, which would change a value like " a".
-func (f *requestForm) renderDropdown(i int, fd *elicit.Field) app.UI {
+func (f *requestCard) renderDropdown(i int, fd *elicit.Field) app.UI {
 	p := f.parts(i, fd, "")
 	val := f.Item.Draft.value(fd.Key)
 	empty := "No answer"
@@ -68,7 +68,7 @@ func (f *requestForm) renderDropdown(i int, fd *elicit.Field) app.UI {
 }
 
 // onOptionSelect handles a choice in a drop-down list.
-func (f *requestForm) onOptionSelect(fd *elicit.Field) app.EventHandler {
+func (f *requestCard) onOptionSelect(fd *elicit.Field) app.EventHandler {
 	key, options := fd.Key, fd.Options
 	return func(ctx app.Context, e app.Event) {
 		j, err := strconv.Atoi(ctx.JSSrc().Get("value").String())

@@ -31,6 +31,6 @@ func choicesHint(fd *elicit.Field) string {
 
 // renderChoices shows a multi select as checkboxes; unticking them all
 // is "no answer".
-func (f *requestForm) renderChoices(i int, fd *elicit.Field) app.UI {
+func (f *requestCard) renderChoices(i int, fd *elicit.Field) app.UI {
 	return f.choiceGroup(i, fd, choicesHint(fd), fd.Options)
 }

@@ -32,7 +32,7 @@ func numberHint(fd *elicit.Field) string {
 // unasked. The text is kept as typed; Form.Collect reads and checks it,
 // and says what is wrong. A phone shows its number pad unless the
 // number may be negative: the pads of many have no minus key.
-func (f *requestForm) renderNumber(i int, fd *elicit.Field) app.UI {
+func (f *requestCard) renderNumber(i int, fd *elicit.Field) app.UI {
 	p := f.parts(i, fd, numberHint(fd))
 	in := f.textInput(i, p, "text", "fb-input fb-number", f.Item.initialValue(fd.Key))
 	switch {

@@ -74,7 +74,7 @@ func characters(n int) string {
 // renderText shows a string field: a text area for prose, else an input
 // whose type follows the format (so phones offer the right keyboard and
 // browsers their date pickers).
-func (f *requestForm) renderText(i int, fd *elicit.Field) app.UI {
+func (f *requestCard) renderText(i int, fd *elicit.Field) app.UI {
 	p := f.parts(i, fd, textHint(fd))
 	val := shownValue(fd, f.Item.initialValue(fd.Key))
 	if multiline(fd) {
@@ -110,7 +110,7 @@ func (f *requestForm) renderText(i int, fd *elicit.Field) app.UI {
 // textInput is the <input> of a text, date or number field, with what
 // every such box carries: its starting value, no autocomplete, its aria
 // state and description, and the handler that keeps the draft.
-func (f *requestForm) textInput(i int, p fieldParts, typ, class, value string) app.HTMLElemSelfClosing {
+func (f *requestCard) textInput(i int, p fieldParts, typ, class, value string) app.HTMLElemSelfClosing {
 	in := input(p.ids.control, typ).
 		Class(class).
 		Attr("value", value).
@@ -143,7 +143,7 @@ func typed(fd *elicit.Field) bool {
 
 // onTextKeyDown: in a text area Enter starts a new line, so Ctrl+Enter
 // (or Cmd+Enter) sends.
-func (f *requestForm) onTextKeyDown(ctx app.Context, e app.Event) {
+func (f *requestCard) onTextKeyDown(ctx app.Context, e app.Event) {
 	if e.Get("key").String() == "Enter" && (e.Get("ctrlKey").Bool() || e.Get("metaKey").Bool()) {
 		f.onAccept(ctx, e)
 	}

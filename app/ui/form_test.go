@@ -58,7 +58,7 @@ func (a *answers) answer(it *item, res wire.ElicitResult) {
 }
 
 // mountForm mounts a form for a request built from schema.
-func mountForm(t *testing.T, message, schema string) (*requestForm, *answers, app.ClientDispatcher) {
+func mountForm(t *testing.T, message, schema string) (*requestCard, *answers, app.ClientDispatcher) {
 	t.Helper()
 	it := itemFor(t, "r1", 1, formParams(t, message, schema), testMeta)
 	if it.Form == nil {
@@ -66,7 +66,7 @@ func mountForm(t *testing.T, message, schema string) (*requestForm, *answers, ap
 	}
 	useTestStorage(t)
 	a := &answers{}
-	f := &requestForm{Item: it, Answer: a}
+	f := &requestCard{Item: it, Answer: a}
 	d := app.NewClientTester(f)
 	t.Cleanup(d.Close)
 	return f, a, d
@@ -434,7 +434,7 @@ func TestDeclineAndNotNow(t *testing.T) {
 func TestFirstRenderShowsNoErrors(t *testing.T) {
 	// Before OnMount runs, as go-app's first render happens.
 	it := itemFor(t, "r1", 1, formParams(t, "x", shortSchema), testMeta)
-	page := render(t, &requestForm{Item: it, Answer: &answers{}})
+	page := render(t, &requestCard{Item: it, Answer: &answers{}})
 	if page.find("p[class=fb-error]") != nil {
 		t.Error("errors shown on the first render")
 	}

@@ -100,7 +100,7 @@ func TestItemFromMeta(t *testing.T) {
 
 	// The answer is built from the form the bridge sent.
 	it.Draft.set("code", "1234")
-	(&requestForm{Item: it, Answer: w}).onAccept(ctx, app.Event{Value: app.Undefined()})
+	(&requestCard{Item: it, Answer: w}).onAccept(ctx, app.Event{Value: app.Undefined()})
 	got := c.sent["r1"]
 	if got.Action != wire.ActionAccept || got.Content["code"] != "1234" || got.Content["guests"] != 2.0 || got.Content["ok"] != true {
 		t.Errorf("sent %+v", got)
@@ -146,7 +146,7 @@ func TestItemWithoutReading(t *testing.T) {
 			}
 			card.mustFind(t, "button[data-action=decline]")
 			card.mustFind(t, "button[data-action=cancel]")
-			(&requestForm{Item: w.queue.find("r1"), Answer: w}).onDecline(d.Context(), app.Event{Value: app.Undefined()})
+			(&requestCard{Item: w.queue.find("r1"), Answer: w}).onDecline(d.Context(), app.Event{Value: app.Undefined()})
 			if c.sent["r1"].Action != wire.ActionDecline {
 				t.Errorf("Decline sent %+v", c.sent["r1"])
 			}

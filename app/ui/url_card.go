@@ -9,45 +9,16 @@ import (
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
-// urlCard shows a URL-mode request: the server wants the person to open
-// a web page (to sign in, pay, or approve something there). The widget
-// never fetches the page; it shows the full address with its host
-// highlighted and opens it only when the person clicks.
-type urlCard struct {
-	app.Compo
-
-	Item      *item
-	Rev       int
-	Countdown string
-	Answer    answerer
-
-	focusedFor string // the request whose title got focus
-}
-
-func (c *urlCard) OnMount(ctx app.Context)  { c.focusTitle(ctx) }
-func (c *urlCard) OnUpdate(ctx app.Context) { c.focusTitle(ctx) }
-
-// focusTitle puts focus on the card's title when a new request opens,
-// so it is read first (focusOnShow). Never on Open: a stray Enter must
-// not open a link.
-func (c *urlCard) focusTitle(ctx app.Context) {
-	if c.Item == nil || c.focusedFor == c.Item.ID {
-		return
-	}
-	c.focusedFor = c.Item.ID
-	id := c.Item.elemID("title")
-	ctx.Defer(func(app.Context) { focusOnShow(id, "") })
-}
-
-// onOpen opens the link and answers accept: in URL mode, opening the
-// link is the person's consent. The answer goes first, so a widget that
-// is offline does not open a page the server will never hear about.
-func (c *urlCard) onOpen(ctx app.Context, e app.Event) {
-	it := c.Item
+// onOpen opens the link of a URL-mode request and answers accept: in
+// URL mode, opening the link is the person's consent. The answer goes
+// first, so a widget that is offline does not open a page the server will
+// never hear about.
+func (f *requestCard) onOpen(ctx app.Context, e app.Event) {
+	it := f.Item
 	if it.URL == nil || it.Draft.Sent != "" {
 		return
 	}
-	c.Answer.answer(it, wire.ElicitResult{Action: wire.ActionAccept})
+	f.Answer.answer(it, wire.ElicitResult{Action: wire.ActionAccept})
 	if it.Draft.SendError != "" {
 		return
 	}
@@ -55,33 +26,12 @@ func (c *urlCard) onOpen(ctx app.Context, e app.Event) {
 	openLink(it.URL.URL)
 }
 
-// onDecline tells the server the person does not want to open it.
-func (c *urlCard) onDecline(ctx app.Context, e app.Event) {
-	if c.Item.Draft.Sent == "" {
-		c.Answer.answer(c.Item, wire.ElicitResult{Action: wire.ActionDecline})
-	}
-}
-
-// onDismiss ("Dismiss") tells the server the person did not choose.
-func (c *urlCard) onDismiss(ctx app.Context, e app.Event) {
-	if c.Item.Draft.Sent == "" {
-		c.Answer.answer(c.Item, wire.ElicitResult{Action: wire.ActionCancel})
-	}
-}
-
-// onKeyDown: Escape is "Dismiss" (see dismissKey).
-func (c *urlCard) onKeyDown(ctx app.Context, e app.Event) {
-	if dismissKey(e, c.Item.elemID("title")) {
-		e.PreventDefault()
-		c.onDismiss(ctx, e)
-	}
-}
-
-func (c *urlCard) Render() app.UI {
-	it := c.Item
-	if it == nil {
-		return app.Elem("div")
-	}
+// renderURLCard is the card of a URL-mode request: the server wants the
+// person to open a web page (to sign in, pay, or approve something
+// there). The widget never fetches the page; it shows the full address
+// with its host highlighted and opens it only when the person clicks.
+func (f *requestCard) renderURLCard() app.UI {
+	it := f.Item
 	d := it.Draft
 	busy := d.Sent != ""
 	u := it.URL
@@ -123,13 +73,13 @@ func (c *urlCard) Render() app.UI {
 
 	var actions []app.UI
 	if !d.Opened {
-		actions = declineButtons(busy, c.onDecline, c.onDismiss, it.ID)
+		actions = declineButtons(busy, f.onDecline, f.onDismiss, it.ID)
 		if u != nil {
-			actions = append([]app.UI{answerButton("fb-primary", "open", "Open link", busy, c.onOpen, it.ID)}, actions...)
+			actions = append([]app.UI{answerButton("fb-primary", "open", "Open link", busy, f.onOpen, it.ID)}, actions...)
 		}
 	}
-	return card("fb-card fb-url-card", it, c.onKeyDown,
-		renderAsker(it, c.Countdown),
+	return card("fb-card fb-url-card", it, f.onKeyDown,
+		renderAsker(it, f.Countdown),
 		el("div", "fb-url-body", body...),
 		sendError(d.SendError),
 		el("div", "fb-actions", actions...),

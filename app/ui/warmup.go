@@ -145,7 +145,7 @@ func collectOnce() {
 // sampleItem reads warmSample as the client and the widget read the
 // params of a request from the bridge. It has no id, so its card carries
 // none (nothing counting requests on the page sees it) and never moves
-// focus: requestForm.prepare takes it for a request it has focused.
+// focus: requestCard.prepare takes it for a request it has focused.
 func sampleItem(seq int) *item {
 	var p wire.ElicitParams
 	if json.Unmarshal([]byte(warmSample), &p) != nil {
@@ -160,7 +160,7 @@ func sampleItem(seq int) *item {
 // returned for tests; nothing sends it). A person's first Send otherwise
 // compiled that code with them waiting.
 func warmAnswer(it *item) []byte {
-	content, ok := (&requestForm{Item: it}).check()
+	content, ok := (&requestCard{Item: it}).check()
 	if !ok {
 		return nil
 	}
@@ -175,7 +175,7 @@ func (w *widget) renderWarmup() app.UI {
 	if w.warm.sample == nil {
 		return nil
 	}
-	return elem("div", "", &requestForm{Item: w.warm.sample, Answer: noAnswer{}}).Attr("hidden", true).Attr("inert", true)
+	return elem("div", "", &requestCard{Item: w.warm.sample, Answer: noAnswer{}}).Attr("hidden", true).Attr("inert", true)
 }
 
 // noAnswer is the sample's answerer: there is nobody to answer.

@@ -250,12 +250,7 @@ func (w *widget) renderContent() app.UI {
 		open = w.queue.items[0]
 	}
 	left := countdown(w.now, open.Meta.ExpiresAt)
-	var card app.UI
-	if open.Params.IsURL() {
-		card = &urlCard{Item: open, Rev: open.rev, Countdown: left, Answer: w}
-	} else {
-		card = &requestForm{Item: open, Rev: open.rev, Countdown: left, Answer: w}
-	}
+	card := &requestCard{Item: open, Rev: open.rev, Countdown: left, Answer: w}
 	// The list's slot is always filled, so the card keeps its place in
 	// the tree and go-app does not remount it (losing focus) when a
 	// second request arrives.

@@ -328,7 +328,7 @@ func TestWidgetURLMode(t *testing.T) {
 	}
 
 	// Click Open: accept is sent, then the card waits for the other tab.
-	uc := &urlCard{Item: w.queue.find("u1"), Answer: w}
+	uc := &requestCard{Item: w.queue.find("u1"), Answer: w}
 	uc.onOpen(ctx, app.Event{Value: app.Undefined()})
 	if c.sent["u1"].Action != "accept" {
 		t.Fatalf("open sent %+v, want accept", c.sent["u1"])
@@ -382,7 +382,7 @@ func TestWidgetURLResentAfterLostAccept(t *testing.T) {
 	ctx := d.Context()
 	params := wire.ElicitParams{Mode: "url", Message: "Sign in", ElicitationID: "e1", URL: "https://login.example.com/"}
 	ask(t, w, ctx, "u1", params, testMeta)
-	uc := &urlCard{Item: w.queue.find("u1"), Answer: w}
+	uc := &requestCard{Item: w.queue.find("u1"), Answer: w}
 	uc.onOpen(ctx, app.Event{Value: app.Undefined()})
 	page := show(t, w, d)
 	if page.find("button[data-action=open]") != nil {

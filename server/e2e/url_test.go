@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/formbridge/formbridge/server/hub"
 )
@@ -72,4 +73,44 @@ func TestURLModeDecline(t *testing.T) {
 	if n := eval[int](t, ctx, `window.__opens.length`); n != 0 {
 		t.Errorf("declining opened the link")
 	}
+}
+
+// TestLinkAndFormTakeTurns: a form and a link wait together, and the
+// person moves between them. Each opens with focus on its own title, what
+// was typed into the form survives a visit to the link, and each answer
+// reaches its own caller.
+func TestLinkAndFormTakeTurns(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	openWidget(t, ctx, b)
+	eval[bool](t, ctx, recordOpen)
+	form := b.Elicit(t, `{"message":"Your name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}`, nil)
+	formID := waitForm(t, ctx)
+	link := b.Elicit(t, urlParams, nil)
+	do(t, ctx, "type without sending, then open the link from the list",
+		chromedp.WaitVisible(chromedp.CSS(`.fb-queue-item:not([aria-current])`)),
+		chromedp.SendKeys(field("name", "textarea, input"), "Ada"),
+		chromedp.Click(chromedp.CSS(`.fb-queue-item:not([aria-current])`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-url]`)),
+	)
+	waitJS(t, ctx, "focus on the link's title", `document.activeElement?.matches(".fb-url-card h2.fb-title") === true`)
+	do(t, ctx, "back to the form",
+		chromedp.Click(chromedp.CSS(`.fb-queue-item[data-request-id=`+css(formID)+`]`)),
+		chromedp.WaitVisible(field("name", "textarea, input")),
+	)
+	if got := eval[string](t, ctx, `document.querySelector("[data-field=name] textarea, [data-field=name] input").value`); got != "Ada" {
+		t.Errorf("after a visit to the link the name box holds %q, want what was typed, Ada", got)
+	}
+	do(t, ctx, "send the form", chromedp.Click(action("accept")))
+	wantResult(t, await(t, ctx, form), `{"action":"accept","content":{"name":"Ada"}}`)
+
+	do(t, ctx, "the link opens next", chromedp.WaitVisible(chromedp.CSS(`[data-url]`)))
+	waitJS(t, ctx, "focus on the link's title", `document.activeElement?.matches(".fb-url-card h2.fb-title") === true`)
+	do(t, ctx, "press Enter, meant for the form", chromedp.KeyEvent(kb.Enter))
+	noResultYet(t, link, "after an Enter meant for the form")
+	if n := eval[int](t, ctx, `window.__opens.length`); n != 0 {
+		t.Fatalf("an Enter meant for the form opened the link")
+	}
+	do(t, ctx, "decline the link", chromedp.Click(action("decline")))
+	wantResult(t, await(t, ctx, link), `{"action":"decline"}`)
 }

@@ -16,9 +16,12 @@ type answerer interface {
 	answer(it *item, res wire.ElicitResult)
 }
 
-// requestForm shows one form-mode request: who asks, their message, the
-// fields, and Send / Decline / Dismiss.
-type requestForm struct {
+// requestCard shows the open request: who asks and their message, then
+// for form mode the fields and Send / Decline / Dismiss, for URL mode the
+// address and Open link / Decline / Dismiss (url_card.go). One component
+// serves both kinds: each go-app component type carries its own copy of
+// every app.Compo method in the wasm.
+type requestCard struct {
 	app.Compo
 
 	Item      *item
@@ -26,8 +29,8 @@ type requestForm struct {
 	Countdown string // "Closes in 3:20" in the last minutes, else ""
 	Answer    answerer
 
-	// focusedFor is the request whose first field already got focus, so
-	// focus moves only when a different form opens; seenRev is the last
+	// focusedFor is the request whose card already got focus, so focus
+	// moves only when a different request opens; seenRev is the last
 	// Rev acted on, so a rejection moves focus to its first field once.
 	focusedFor string
 	seenRev    int
@@ -43,7 +46,7 @@ type requestForm struct {
 	releasePointer []func()
 }
 
-func (f *requestForm) OnMount(ctx app.Context) {
+func (f *requestCard) OnMount(ctx app.Context) {
 	if app.IsClient {
 		// The pointer may come up anywhere on the page, not only on the
 		// button it went down on.
@@ -55,7 +58,7 @@ func (f *requestForm) OnMount(ctx app.Context) {
 	f.prepare(ctx)
 }
 
-func (f *requestForm) OnDismount() {
+func (f *requestCard) OnDismount() {
 	for _, release := range f.releasePointer {
 		release()
 	}
@@ -63,7 +66,7 @@ func (f *requestForm) OnDismount() {
 }
 
 // onActionPress notes a pointer going down on the action buttons.
-func (f *requestForm) onActionPress(ctx app.Context, e app.Event) {
+func (f *requestCard) onActionPress(ctx app.Context, e app.Event) {
 	f.pressing = true
 }
 
@@ -74,7 +77,7 @@ const settleDelay = 100 * time.Millisecond
 
 // onPointerRelease shows the problems of the fields left during a press,
 // once the click it ended has been delivered.
-func (f *requestForm) onPointerRelease(ctx app.Context, e app.Event) {
+func (f *requestCard) onPointerRelease(ctx app.Context, e app.Event) {
 	if !f.pressing {
 		return
 	}
@@ -98,15 +101,27 @@ func (f *requestForm) onPointerRelease(ctx app.Context, e app.Event) {
 	})
 }
 
-func (f *requestForm) OnUpdate(ctx app.Context) {
+func (f *requestCard) OnUpdate(ctx app.Context) {
 	f.prepare(ctx)
 }
 
-// prepare computes the errors of a newly shown request and puts focus on
-// it (focusOnShow).
-func (f *requestForm) prepare(ctx app.Context) {
+// prepare computes the errors of a newly shown form and puts focus on
+// a newly shown request (focusOnShow). A URL-mode request's focus goes to
+// its title, never to Open link: a stray Enter must not open a link.
+func (f *requestCard) prepare(ctx app.Context) {
 	it := f.Item
-	if it == nil || it.Form == nil {
+	if it == nil {
+		return
+	}
+	if it.Params.IsURL() {
+		if f.focusedFor != it.ID {
+			f.focusedFor = it.ID
+			title := it.elemID("title")
+			ctx.Defer(func(app.Context) { focusOnShow(title, "") })
+		}
+		return
+	}
+	if it.Form == nil {
 		return
 	}
 	if it.Draft.Errors == nil {
@@ -143,7 +158,7 @@ func (f *requestForm) prepare(ctx app.Context) {
 // switch a box could still show what was typed for another request.
 // After a fresh mount, a box is only written while it still shows its
 // starting value, so a keystroke that came first is never overwritten.
-func (f *requestForm) showDraft(switched bool) {
+func (f *requestCard) showDraft(switched bool) {
 	it := f.Item
 	for i := range it.Form.Fields {
 		fd := &it.Form.Fields[i]
@@ -162,14 +177,14 @@ func (f *requestForm) showDraft(switched bool) {
 }
 
 // check validates the draft; it reports whether the form may be sent.
-func (f *requestForm) check() (map[string]any, bool) {
+func (f *requestCard) check() (map[string]any, bool) {
 	return f.Item.Draft.check(f.Item.Form, &elicit.CollectOptions{UTCOffset: utcOffset})
 }
 
 // save keeps the draft in session storage so it survives a reload, all
 // but what was typed into a field that seems to ask for a secret: the
 // storage is plain text that any script of the page's origin can read.
-func (f *requestForm) save() {
+func (f *requestCard) save() {
 	d := f.Item.Draft
 	if len(f.Item.Sensitive) > 0 {
 		kept := *d
@@ -186,7 +201,7 @@ func (f *requestForm) save() {
 }
 
 // edited is called after every change to a field's value.
-func (f *requestForm) edited(ctx app.Context) {
+func (f *requestCard) edited(ctx app.Context) {
 	f.Item.Draft.SendError = ""
 	f.check()
 	f.save()
@@ -194,7 +209,7 @@ func (f *requestForm) edited(ctx app.Context) {
 
 // onFieldInput handles typing in a text, number or date control and a
 // choice in a drop-down list.
-func (f *requestForm) onFieldInput(key string) app.EventHandler {
+func (f *requestCard) onFieldInput(key string) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
 		f.Item.Draft.set(key, ctx.JSSrc().Get("value").String())
 		f.edited(ctx)
@@ -203,7 +218,7 @@ func (f *requestForm) onFieldInput(key string) app.EventHandler {
 
 // onOptionPick handles a radio button being chosen (select options,
 // and Yes / No / No answer).
-func (f *requestForm) onOptionPick(key, value string) app.EventHandler {
+func (f *requestCard) onOptionPick(key, value string) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
 		if value == "" {
 			f.Item.Draft.set(key)
@@ -215,7 +230,7 @@ func (f *requestForm) onOptionPick(key, value string) app.EventHandler {
 }
 
 // onBoxCheck handles the checkbox of a required yes/no question.
-func (f *requestForm) onBoxCheck(key string) app.EventHandler {
+func (f *requestCard) onBoxCheck(key string) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
 		f.Item.Draft.set(key, strconv.FormatBool(ctx.JSSrc().Get("checked").Bool()))
 		f.edited(ctx)
@@ -223,7 +238,7 @@ func (f *requestForm) onBoxCheck(key string) app.EventHandler {
 }
 
 // onChoiceToggle handles one checkbox of a multiple choice.
-func (f *requestForm) onChoiceToggle(key, value string) app.EventHandler {
+func (f *requestCard) onChoiceToggle(key, value string) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
 		f.Item.Draft.toggle(key, value, ctx.JSSrc().Get("checked").Bool())
 		f.edited(ctx)
@@ -231,7 +246,7 @@ func (f *requestForm) onChoiceToggle(key, value string) app.EventHandler {
 }
 
 // onFieldLeave shows the field's problems once the person moves on.
-func (f *requestForm) onFieldLeave(key string) app.EventHandler {
+func (f *requestCard) onFieldLeave(key string) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
 		// focusout also fires when moving between the radio buttons of
 		// one group; only leaving the whole field counts.
@@ -250,7 +265,7 @@ func (f *requestForm) onFieldLeave(key string) app.EventHandler {
 
 // onAccept sends the answer when it is valid; otherwise it shows every
 // problem and moves focus to the first.
-func (f *requestForm) onAccept(ctx app.Context, e app.Event) {
+func (f *requestCard) onAccept(ctx app.Context, e app.Event) {
 	e.PreventDefault()
 	d := f.Item.Draft
 	if d.Sent != "" {
@@ -268,14 +283,14 @@ func (f *requestForm) onAccept(ctx app.Context, e app.Event) {
 }
 
 // onDecline tells the server the person said no.
-func (f *requestForm) onDecline(ctx app.Context, e app.Event) {
+func (f *requestCard) onDecline(ctx app.Context, e app.Event) {
 	if f.Item.Draft.Sent == "" {
 		f.Answer.answer(f.Item, wire.ElicitResult{Action: wire.ActionDecline})
 	}
 }
 
 // onDismiss ("Dismiss") tells the server the person did not choose.
-func (f *requestForm) onDismiss(ctx app.Context, e app.Event) {
+func (f *requestCard) onDismiss(ctx app.Context, e app.Event) {
 	if f.Item.Draft.Sent == "" {
 		f.Answer.answer(f.Item, wire.ElicitResult{Action: wire.ActionCancel})
 	}
@@ -285,7 +300,7 @@ func (f *requestForm) onDismiss(ctx app.Context, e app.Event) {
 // changes a field: then one stray Escape (closing a date picker, ending
 // a word being composed, which has changed the field already) must not
 // throw their answers away. The button still does it.
-func (f *requestForm) onKeyDown(ctx app.Context, e app.Event) {
+func (f *requestCard) onKeyDown(ctx app.Context, e app.Event) {
 	if len(f.Item.Draft.Changed) == 0 && dismissKey(e, f.Item.elemID("title")) {
 		e.PreventDefault()
 		f.onDismiss(ctx, e)
@@ -293,7 +308,7 @@ func (f *requestForm) onKeyDown(ctx app.Context, e app.Event) {
 }
 
 // firstInvalidID is the element id of the first field with a problem.
-func (f *requestForm) firstInvalidID() string {
+func (f *requestCard) firstInvalidID() string {
 	d := f.Item.Draft
 	for i := range f.Item.Form.Fields {
 		key := f.Item.Form.Fields[i].Key
@@ -304,10 +319,13 @@ func (f *requestForm) firstInvalidID() string {
 	return ""
 }
 
-func (f *requestForm) Render() app.UI {
+func (f *requestCard) Render() app.UI {
 	it := f.Item
 	if it == nil {
 		return app.Elem("div")
+	}
+	if it.Params.IsURL() {
+		return f.renderURLCard()
 	}
 	d := it.Draft
 	busy := d.Sent != ""
@@ -363,7 +381,7 @@ func (f *requestForm) Render() app.UI {
 }
 
 // onSummaryPick moves focus to the field an error summary entry names.
-func (f *requestForm) onSummaryPick(controlID string) app.EventHandler {
+func (f *requestCard) onSummaryPick(controlID string) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
 		focusElement(controlID)
 	}
@@ -371,7 +389,7 @@ func (f *requestForm) onSummaryPick(controlID string) app.EventHandler {
 
 // renderSummary lists every problem at the top after a refused send.
 // Entries are plain text: nothing a server wrote becomes a link.
-func (f *requestForm) renderSummary() app.UI {
+func (f *requestCard) renderSummary() app.UI {
 	it := f.Item
 	d := it.Draft
 	var rows []app.UI
