@@ -79,7 +79,8 @@ func Parse(schema []byte) (*Form, error) {
 
 // schemaParser collects problems while it turns a JSON tree into a Form.
 type schemaParser struct {
-	probs []Problem
+	probs       []Problem
+	patternCost int // of the patterns accepted so far (weighPattern)
 }
 
 func (p *schemaParser) add(path, format string, args ...any) {

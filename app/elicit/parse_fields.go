@@ -67,6 +67,10 @@ func (p *schemaParser) stringField(f *Field, v *jvalue, path string) bool {
 			p.add(path+"/pattern", "pattern is longer than %d bytes", MaxPatternLength)
 			ok = false
 		default:
+			if !p.weighPattern(pat.s, path+"/pattern") {
+				ok = false
+				break
+			}
 			re, err := regexp.Compile(pat.s)
 			if err != nil {
 				p.add(path+"/pattern", "pattern is not a regular expression formbridge can check (RE2 syntax: no lookaround or backreferences): %v", err)
@@ -228,4 +232,24 @@ func (p *schemaParser) number(v *jvalue, path, key string) (*float64, bool) {
 		return nil, false
 	}
 	return &x, true
+}
+
+// weighPattern refuses a pattern whose compiled program would be too
+// large, alone or with the form's other patterns, before it is compiled
+// (see MaxPatternCost). A pattern that does not parse is left to
+// regexp.Compile, which says why.
+func (p *schemaParser) weighPattern(src, path string) bool {
+	cost, err := weighPattern(src)
+	switch {
+	case err != nil:
+		return true
+	case cost > MaxPatternCost:
+		p.add(path, "pattern is too large to check once compiled (a repeat count multiplies what it repeats, and a class like \\p{L} holds hundreds of ranges): write + or * instead of {m,n} and set minLength and maxLength")
+		return false
+	case p.patternCost+cost > MaxFormPatternCost:
+		p.add(path, "the form's patterns together are too large to check once compiled: make them simpler, or use fewer")
+		return false
+	}
+	p.patternCost += cost
+	return true
 }

@@ -164,6 +164,40 @@ func TestLargestViewFits(t *testing.T) {
 	}
 }
 
+// A form's compiled patterns count in what the hub holds: a form whose
+// text is small but whose patterns compile large is refused where the
+// same form without them is taken.
+func TestHeldBytesCountPatterns(t *testing.T) {
+	plain := json.RawMessage(`{"message":"m","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}`)
+	patterned := json.RawMessage(`{"message":"m","requestedSchema":{"type":"object","properties":{"name":{"type":"string","pattern":"^[\\p{L}\\p{N} '-]+$"}}}}`)
+	pp, err := parseRequest(patterned)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pp.patternBytes < 20<<10 {
+		t.Fatalf("the pattern counts %d bytes; it compiles to over 20 KB", pp.patternBytes)
+	}
+	h := New(&Options{MaxHeldBytes: 8 << 10})
+	defer h.Close()
+	ask := func(params json.RawMessage) error {
+		errc := make(chan error, 1)
+		h.Submit(t.Context(), DefaultChannel, wire.Implementation{Name: "t"}, params, nil, func(_ *wire.ElicitResult, err error) { errc <- err })
+		select {
+		case err := <-errc:
+			return err
+		case <-time.After(100 * time.Millisecond):
+			return nil // pending
+		}
+	}
+	var werr *wire.Error
+	if err := ask(patterned); !errors.As(err, &werr) || werr.Code != wire.CodeTooManyPending {
+		t.Errorf("a form whose pattern compiles past MaxHeldBytes: %v; want -32000", err)
+	}
+	if err := ask(plain); err != nil {
+		t.Errorf("the same form without the pattern: %v; want it pending", err)
+	}
+}
+
 // MaxHeldBytes bounds the requests pending on all channels together: a
 // request that would pass it is refused with -32000 on any channel, and
 // every way a request ends gives its bytes back.

@@ -40,7 +40,7 @@ type parsedEntry struct {
 }
 
 // size is what the entry counts against maxCachedBytes.
-func (e *parsedEntry) size() int { return len(e.params) + len(e.p.view) }
+func (e *parsedEntry) size() int { return len(e.params) + len(e.p.view) + e.p.patternBytes }
 
 // parse returns params parsed, from the cache when the same bytes were
 // parsed before. Refused params are not cached: a server that sends a

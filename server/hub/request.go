@@ -39,7 +39,7 @@ type request struct {
 	prev, next *request // channel.head..tail, arrival order
 	deadline   int64    // on the hub's clock
 	index      int32    // in channel.expiry; -1 when not there
-	size       int32    // its params and view, counted in Hub.held while it is pending
+	size       int32    // its params, view and compiled patterns, counted in Hub.held while it is pending
 	url        bool
 	settled    bool
 	sent       bool // a widget got the frame (logExpired)
@@ -197,7 +197,9 @@ func (r *request) start(h *Hub, p *parsed, opts *ElicitOptions) (now time.Time, 
 //
 //go:noinline
 func (r *request) keepUnsent(requester *wire.Implementation, params json.RawMessage, now time.Time, timeout time.Duration) {
-	r.size = int32(len(params) + len(r.parsed.view))
+	// Requests with the same params share one parse, so its patterns
+	// are counted once per request: more than they hold, never less.
+	r.size = int32(len(params) + len(r.parsed.view) + r.parsed.patternBytes)
 	u := &unsentFrame{params: params}
 	u.stamp.set(requester, now, timeout)
 	r.unsent = u

@@ -18,6 +18,9 @@ type parsed struct {
 	// (`"form":{…},"sensitive":[…]` or `"link":{…}`), spliced into each
 	// request's _meta after its own requester and times.
 	view []byte
+	// patternBytes estimates the memory the form's compiled patterns
+	// hold (elicit.PatternBytes), counted with each request's bytes.
+	patternBytes int
 }
 
 // newParsed computes the view of a request ParseRequest accepted.
@@ -36,7 +39,7 @@ func newParsed(req *elicit.Request) (*parsed, error) {
 		return nil, err
 	}
 	b := bytes.TrimSpace(buf.Bytes()) // {…}
-	return &parsed{req: req, view: bytes.Clone(b[1 : len(b)-1])}, nil
+	return &parsed{req: req, view: bytes.Clone(b[1 : len(b)-1]), patternBytes: elicit.PatternBytes(req.Form)}, nil
 }
 
 // form is the form answers are checked against; nil in URL mode.
