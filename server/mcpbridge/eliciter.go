@@ -28,7 +28,8 @@ func rpcError(err error) error {
 	if err == nil {
 		return nil
 	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+	var je *jsonrpc.Error
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.As(err, &je) {
 		return err
 	}
 	var we *wire.Error

@@ -67,6 +67,7 @@ func (p *Proxy) Serve(ctx context.Context, host, upstream mcp.Connection) error 
 		calls:      map[any]*call{},
 		byHost:     map[any]*call{},
 		elicits:    map[any]*context.CancelFunc{},
+		asked:      map[any]bool{},
 		urls:       map[string]chan struct{}{},
 	}
 	hostDone := make(chan error, 1)
@@ -149,6 +150,7 @@ type session struct {
 	calls    map[any]*call               // by the upstream id of its current round
 	byHost   map[any]*call               // by the host's id
 	elicits  map[any]*context.CancelFunc // upstream elicitation/create being answered, by its id (a pointer, so cleanup can tell its own entry)
+	asked    map[any]bool                // ids of the upstream's requests relayed to the host and not yet answered
 	urls     map[string]chan struct{}    // URL elicitations awaiting completion, by elicitationId
 	server   wire.Implementation         // who the upstream says it is
 	protocol string                      // negotiated protocol version
@@ -212,7 +214,13 @@ func (s *session) readHost() error {
 			s.hostNotification(m)
 		case *jsonrpc.Response:
 			// An answer to a request the upstream sent the host; ids in
-			// that direction are not rewritten.
+			// that direction are not rewritten. Only those are relayed: a
+			// response under the id of an elicitation the proxy put to the
+			// person would answer it for them.
+			if !s.answered(m.ID) {
+				s.log.Debug("dropped a host response to nothing the upstream asked it", "id", m.ID.Raw())
+				continue
+			}
 			s.writeUp(m)
 		}
 	}
@@ -228,7 +236,7 @@ func (s *session) readUpstream() error {
 		switch m := msg.(type) {
 		case *jsonrpc.Request:
 			if s.p.PassThrough {
-				s.writeHost(m)
+				s.relayToHost(m)
 				continue
 			}
 			switch {
@@ -238,12 +246,43 @@ func (s *session) readUpstream() error {
 			case m.Method == methodElicitComplete:
 				s.urlCompleted(m.Params)
 			default:
-				s.writeHost(m)
+				s.relayToHost(m)
 			}
 		case *jsonrpc.Response:
 			s.upstreamResponse(m)
 		}
 	}
+}
+
+// relayToHost passes on a request or notification of the upstream's,
+// noting the id of a request so that the host's answer to it, and only
+// that, goes back (answered).
+func (s *session) relayToHost(m *jsonrpc.Request) {
+	s.mu.Lock()
+	switch {
+	case m.IsCall():
+		s.asked[m.ID.Raw()] = true
+	case m.Method == methodCancelled:
+		// The upstream no longer wants the answer.
+		if key, ok := requestIDKey(m.Params); ok {
+			delete(s.asked, key)
+		}
+	}
+	s.mu.Unlock()
+	s.writeHost(m)
+}
+
+// answered reports whether id names a request the upstream sent the host
+// and the host has not answered yet; it is answered from now on.
+func (s *session) answered(id jsonrpc.ID) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	key := id.Raw()
+	if !s.asked[key] {
+		return false
+	}
+	delete(s.asked, key)
+	return true
 }
 
 func (s *session) writeHost(m jsonrpc.Message) {

@@ -368,7 +368,14 @@ func (s *session) upstreamElicit(m *jsonrpc.Request) {
 		}()
 		res, err := s.elicit(ctx, m.Params)
 		if err != nil {
-			s.writeUp(&jsonrpc.Response{ID: m.ID, Error: asRPCError(rpcError(err))})
+			if ctx.Err() != nil {
+				// The upstream cancelled it (MCP: a cancelled request gets
+				// no response), or the session is ending.
+				return
+			}
+			// elicit's errors are JSON-RPC errors already (rpcError):
+			// -32602 with the schema's problems as data, not -32603.
+			s.writeUp(&jsonrpc.Response{ID: m.ID, Error: asRPCError(err)})
 			return
 		}
 		b, err := json.Marshal(res)

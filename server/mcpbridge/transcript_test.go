@@ -27,7 +27,9 @@ import (
 //	to-person    {"requester":…,"params":…} the person must be shown next
 //
 // The archive's comment may hold `person: <ElicitResult JSON>`, the
-// answer the person gives every time. Messages compare as JSON values.
+// answer the person gives every time, `person: wait` for a person who
+// never answers, or `person-error: <wire.Error JSON>` for an Eliciter
+// that refuses every request. Messages compare as JSON values.
 func TestProxyTranscripts(t *testing.T) {
 	files, err := filepath.Glob("testdata/proxy-*.txtar")
 	if err != nil || len(files) == 0 {
@@ -47,14 +49,30 @@ func TestProxyTranscripts(t *testing.T) {
 
 func runTranscript(t *testing.T, ar *txtar.Archive) {
 	answer := wire.ElicitResult{Action: wire.ActionAccept}
+	var refusal *wire.Error
+	wait := false
 	for _, line := range strings.Split(string(ar.Comment), "\n") {
-		if rest, ok := strings.CutPrefix(line, "person: "); ok {
+		if rest, ok := strings.CutPrefix(line, "person-error: "); ok {
+			refusal = &wire.Error{}
+			if err := json.Unmarshal([]byte(rest), refusal); err != nil {
+				t.Fatalf("person-error line: %v", err)
+			}
+		} else if line == "person: wait" {
+			wait = true
+		} else if rest, ok := strings.CutPrefix(line, "person: "); ok {
 			if err := json.Unmarshal([]byte(rest), &answer); err != nil {
 				t.Fatalf("person line: %v", err)
 			}
 		}
 	}
-	p := &person{answer: func(context.Context, wire.ElicitParams) (*wire.ElicitResult, error) {
+	p := &person{answer: func(ctx context.Context, _ wire.ElicitParams) (*wire.ElicitResult, error) {
+		switch {
+		case refusal != nil:
+			return nil, refusal
+		case wait:
+			<-ctx.Done()
+			return nil, ctx.Err()
+		}
 		a := answer
 		return &a, nil
 	}}
