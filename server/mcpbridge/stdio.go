@@ -2,7 +2,9 @@ package mcpbridge
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -142,19 +144,25 @@ func (s *subprocess) Close() error {
 }
 
 // messageFilter passes on what the server writes to its stdout, except
-// a line, between messages, that cannot start one: from its first byte
-// that is not '{', '[' or a newline to its end, it is skipped and
-// logged. It follows the JSON's nesting and strings, so a message
-// spread over several lines (which the go-sdk reads) passes whole.
-// Spaces and tabs between messages are dropped too: the go-sdk takes
-// only a newline after a message.
+// a line, between messages, that is not one: from its first byte that is
+// not '{', '[' or a newline to its end, it is skipped and logged. A line
+// that starts like JSON ("[info] ready", "{ starting }") is held until
+// it ends, or its value does, and skipped too unless it reads as JSON.
+// It follows the JSON's nesting and strings, so a message spread over
+// several lines (which the go-sdk reads) passes whole once its first
+// line could begin one. Spaces and tabs between messages are dropped
+// too: the go-sdk takes only a newline after a message.
 type messageFilter struct {
 	r   *bufio.Reader
 	log *slog.Logger
 
-	depth     int  // objects and arrays open
-	inString  bool // inside a JSON string
-	escaped   bool // after a backslash in a string
+	out       []byte // passed, not yet read
+	err       error  // the reader's, once out is drained
+	depth     int    // objects and arrays open
+	inString  bool   // inside a JSON string
+	escaped   bool   // after a backslash in a string
+	holding   bool   // in the first line of a value, kept in held until it is judged
+	held      []byte
 	skipping  bool // in a line that is not a message
 	skipped   []byte
 	truncated bool
@@ -169,33 +177,36 @@ const (
 )
 
 func (f *messageFilter) Read(p []byte) (int, error) {
-	for {
-		n, err := f.r.Read(p)
-		n = f.filter(p[:n])
-		if err != nil && f.skipping {
-			f.report()
+	for len(f.out) == 0 {
+		if f.err != nil {
+			return 0, f.err
 		}
-		if n > 0 || err != nil {
-			return n, err
+		n, err := f.r.Read(p)
+		f.filter(p[:n])
+		if err != nil {
+			f.end()
+			f.err = err
 		}
 	}
+	n := copy(p, f.out)
+	f.out = f.out[n:]
+	if len(f.out) == 0 {
+		f.out = f.out[:0:0] // let a large message's copy go
+	}
+	return n, nil
 }
 
-// filter keeps, in place, the bytes of b that pass, and returns how many.
-func (f *messageFilter) filter(b []byte) int {
-	n := 0
+// filter appends to out the bytes of b that pass.
+func (f *messageFilter) filter(b []byte) {
 	for _, c := range b {
 		switch {
 		case f.skipping:
 			if c != '\n' {
-				if len(f.skipped) < maxSkippedShown {
-					f.skipped = append(f.skipped, c)
-				} else {
-					f.truncated = true
-				}
+				f.skip(c)
 				continue
 			}
 			f.report()
+			f.out = append(f.out, c)
 		case f.inString:
 			switch {
 			case f.escaped:
@@ -204,6 +215,10 @@ func (f *messageFilter) filter(b []byte) int {
 				f.escaped = true
 			case c == '"':
 				f.inString = false
+			}
+			f.pass(c)
+			if f.holding && c == '\n' { // not JSON: a string ends on its line
+				f.judge(false)
 			}
 		case f.depth > 0:
 			switch c {
@@ -214,24 +229,84 @@ func (f *messageFilter) filter(b []byte) int {
 			case '}', ']':
 				f.depth--
 			}
+			f.pass(c)
+			if f.holding && (f.depth == 0 || c == '\n') {
+				f.judge(false)
+			}
 		default: // between messages
 			switch c {
 			case '{', '[':
 				f.depth++
+				f.holding = true
+				f.held = append(f.held[:0], c)
 			case '\n', '\r':
+				f.out = append(f.out, c)
 			case ' ', '\t':
-				continue
 			default:
 				f.skipping = true
 				f.skipped = append(f.skipped[:0], c)
 				f.truncated = false
-				continue
 			}
 		}
-		b[n] = c
-		n++
 	}
-	return n
+}
+
+// pass passes c on, or holds it while the line is being judged.
+func (f *messageFilter) pass(c byte) {
+	if f.holding {
+		f.held = append(f.held, c)
+	} else {
+		f.out = append(f.out, c)
+	}
+}
+
+// judge decides on a held first line: at the end of its value, or of
+// the output (last), whether that value is JSON; at the end of the line,
+// whether the line could begin a value that goes on below. What fails is
+// skipped to the line's end, as a line that is not a message.
+func (f *messageFilter) judge(last bool) {
+	f.holding = false
+	line := f.held
+	var ok bool
+	if f.depth == 0 || last {
+		ok = json.Valid(line)
+	} else {
+		var v json.RawMessage
+		ok = errors.Is(json.NewDecoder(bytes.NewReader(line)).Decode(&v), io.ErrUnexpectedEOF)
+	}
+	if ok {
+		f.out = append(f.out, line...)
+		return
+	}
+	f.depth, f.inString, f.escaped = 0, false, false
+	f.skipping, f.skipped, f.truncated = true, f.skipped[:0], false
+	for _, c := range bytes.TrimRight(line, "\r\n") {
+		f.skip(c)
+	}
+	if bytes.HasSuffix(line, []byte("\n")) {
+		f.report()
+		f.out = append(f.out, '\n')
+	}
+}
+
+// end judges what is held when the server's output ends, and logs a
+// last line skipped.
+func (f *messageFilter) end() {
+	if f.holding {
+		f.judge(true)
+	}
+	if f.skipping {
+		f.report()
+	}
+}
+
+// skip keeps c of a skipped line, for the log.
+func (f *messageFilter) skip(c byte) {
+	if len(f.skipped) < maxSkippedShown {
+		f.skipped = append(f.skipped, c)
+	} else {
+		f.truncated = true
+	}
 }
 
 // report logs the line just skipped.

@@ -36,6 +36,12 @@ func TestMessageFilter(t *testing.T) {
 		{"a message over several lines", "starting\n" + pretty + "\n", []string{pretty}, []string{"starting"}},
 		{"a line at the end without a newline", msg + "\nbye", []string{msg}, []string{"bye"}},
 		{"a batch", "[" + msg + "," + msg + "]\n", []string{"[" + msg + "," + msg + "]"}, nil},
+		// Lines that start like JSON but are not.
+		{"a log line in brackets", "[info] MCP server ready\n" + msg + "\n", []string{msg}, []string{"[info] MCP server ready"}},
+		{"a log line in braces", "{ starting up\n" + msg + "\n", []string{msg}, []string{"{ starting up"}},
+		{"braces that close", "{not json} at all\n" + msg + "\n[2026-12-06] ok\n", []string{msg}, []string{"{not json} at all", "[2026-12-06] ok"}},
+		{"a string cut by its line", `["it's` + "\n" + msg + "\n", []string{msg}, []string{`["it's`}},
+		{"a bracket at the end", msg + "\n[", []string{msg}, []string{"["}},
 	}
 	for _, tt := range tests {
 		for _, oneByte := range []bool{false, true} {
@@ -119,7 +125,7 @@ func TestStdioServerWithBanner(t *testing.T) {
 	t.Parallel()
 	var logs bytes.Buffer // written before the first message is read, so before Call returns
 	up := Upstream{
-		Command: []string{"sh", "-c", `echo "Weather server v1 started on stdio"; exec "$0"`, testServerBin},
+		Command: []string{"sh", "-c", `echo "Weather server v1 started on stdio"; echo "[info] MCP server ready"; exec "$0"`, testServerBin},
 		Log:     slog.New(slog.NewTextHandler(&logs, nil)),
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -131,8 +137,10 @@ func TestStdioServerWithBanner(t *testing.T) {
 	if got := res.Content[0].(*mcp.TextContent).Text; got != "42" {
 		t.Errorf("add = %q", got)
 	}
-	if !strings.Contains(logs.String(), "Weather server v1 started on stdio") {
-		t.Errorf("the banner was not logged: %q", logs.String())
+	for _, banner := range []string{"Weather server v1 started on stdio", "[info] MCP server ready"} {
+		if !strings.Contains(logs.String(), banner) {
+			t.Errorf("the banner line %q was not logged: %q", banner, logs.String())
+		}
 	}
 
 	up.Log = nil
