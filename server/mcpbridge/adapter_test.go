@@ -373,4 +373,10 @@ func TestAsRPCErrorKeepsTheCause(t *testing.T) {
 	if asRPCError(base) != error(base) {
 		t.Error("a bare JSON-RPC error was not passed as it is")
 	}
+	// The go-sdk's error for an HTTP upstream's dropped stream has code 0,
+	// which JSON-RPC does not have: the host gets an internal error.
+	dropped := &jsonrpc.Error{Message: "request terminated without response"}
+	if got, ok := asRPCError(dropped).(*jsonrpc.Error); !ok || got.Code != jsonrpc.CodeInternalError || got.Message != dropped.Message {
+		t.Errorf("asRPCError(code 0) = %#v; want -32603 with its message", got)
+	}
 }

@@ -44,11 +44,15 @@ func Call(ctx context.Context, o CallOptions) (*mcp.CallToolResult, error) {
 	if o.Tool == "" {
 		return nil, errors.New("say which tool to call")
 	}
-	args := map[string]any{}
+	// Sent as written: decoding into a map would turn every number into
+	// a float64, and 9007199254740993 would reach the tool as ...992.
+	args := json.RawMessage(`{}`)
 	if len(o.Arguments) > 0 {
-		if err := json.Unmarshal(o.Arguments, &args); err != nil || args == nil {
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(o.Arguments, &obj); err != nil || obj == nil {
 			return nil, fmt.Errorf("the tool's arguments must be a JSON object such as {\"name\":\"value\"}: %s", o.Arguments)
 		}
+		args = o.Arguments
 	}
 	cs, watch, err := connect(ctx, o)
 	if err != nil {

@@ -91,6 +91,11 @@ func (s *session) replyError(c *call, err error) {
 func asRPCError(err error) error {
 	var rpcErr *jsonrpc.Error
 	if errors.As(err, &rpcErr) {
+		if rpcErr.Code == 0 {
+			// JSON-RPC has no code 0; the go-sdk makes such an error up
+			// when an HTTP upstream drops a call's stream.
+			return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error(), Data: rpcErr.Data}
+		}
 		if error(rpcErr) == err {
 			return rpcErr
 		}

@@ -26,6 +26,8 @@ func TestCallSubprocess(t *testing.T) {
 		wantErr                    error  // nil, ErrRefused, or errAny
 	}{
 		{"plain tool", "add", `{"a":20,"b":22}`, "", nil, "42", nil},
+		// Numbers past float64's precision reach the tool as written.
+		{"arguments as written", "echo", `{"id":9007199254740993,"n":12345678901234567890,"f":1.10}`, "", nil, `{"id":9007199254740993,"n":12345678901234567890,"f":1.10}`, nil},
 		{"approved 2025-11-25", "book", "", "2025-11-25", accepting(map[string]any{"zeta": "Bern", "alpha": 1, "mid": false}),
 			`{"action":"accept","content":{"alpha":1,"mid":false,"zeta":"Bern"}}`, nil},
 		{"approved 2026-07-28", "book", "", "2026-07-28", accepting(map[string]any{"zeta": "Bern", "alpha": 1, "mid": false}),
