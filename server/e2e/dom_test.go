@@ -25,11 +25,23 @@ const stepTimeout = 45 * time.Second
 // do runs browser steps, failing the test on error.
 func do(t *testing.T, ctx context.Context, what string, steps ...chromedp.Action[chromedp.Void]) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(ctx, stepTimeout)
+	sctx, cancel := context.WithTimeout(ctx, stepTimeout)
 	defer cancel()
-	if err := chromedp.Do(ctx, steps...); err != nil {
-		t.Fatalf("%s: %v", what, err)
+	if err := chromedp.Do(sctx, steps...); err != nil {
+		t.Fatalf("%s: %v; the page shows:\n%s", what, err, pageText(ctx))
 	}
+}
+
+// pageText is what the page shows, for a failure's message: a step that
+// timed out says little by itself.
+func pageText(ctx context.Context) string {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	text, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body ? document.body.innerText.slice(0, 2000) : "(no body)"`))
+	if err != nil {
+		return "(could not read it: " + err.Error() + ")"
+	}
+	return text
 }
 
 // eval evaluates a JavaScript expression in the page.
