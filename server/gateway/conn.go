@@ -98,6 +98,7 @@ func (c *conn) hello(ctx context.Context) bool {
 		return false
 	}
 	sess, err := c.g.h.Attach(channel, &hub.AttachOptions{
+		Token:        p.Token,
 		Client:       p.ClientInfo,
 		Capabilities: p.Capabilities,
 		Notify:       c.kick,

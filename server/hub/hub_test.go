@@ -538,6 +538,33 @@ func TestDeleteChannelSettles(t *testing.T) {
 	}
 }
 
+// A token checked just before its channel is deleted and made again
+// under the same name does not open the new channel: Attach checks it
+// against the channel it finds.
+func TestAttachChecksTheToken(t *testing.T) {
+	h := newHub(t, nil)
+	old, _ := h.CreateChannel("chat-1")
+	name, ok := h.Authenticate(old.Token)
+	if !ok || name != "chat-1" {
+		t.Fatalf("Authenticate = %q, %v", name, ok)
+	}
+	if err := h.DeleteChannel("chat-1"); err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := h.CreateChannel("chat-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Attach(name, &hub.AttachOptions{Token: old.Token}); !errors.Is(err, hub.ErrChannelDeleted) {
+		t.Errorf("Attach with the deleted channel's token: %v; want ErrChannelDeleted", err)
+	}
+	s, err := h.Attach(name, &hub.AttachOptions{Token: fresh.Token})
+	if err != nil {
+		t.Fatalf("Attach with the new channel's token: %v", err)
+	}
+	s.Close()
+}
+
 // A widget that does not drain its queue is cut off; the hub and the
 // other widgets go on.
 func TestSlowWidget(t *testing.T) {

@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"crypto/subtle"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -12,6 +13,12 @@ import (
 type AttachOptions struct {
 	Client       wire.Implementation
 	Capabilities wire.Capabilities
+
+	// Token, when set, is the token Authenticate took for this channel:
+	// Attach refuses it with ErrChannelDeleted if the channel of that
+	// name is no longer the one it opened (deleted and made again between
+	// the two calls).
+	Token string
 
 	// Notify is called when frames are queued for the widget or the
 	// session ends. It is called with hub locks held: it must return at
@@ -70,6 +77,9 @@ func (h *Hub) Attach(channel string, opts *AttachOptions) (*Session, error) {
 	}
 	if s.notify == nil {
 		s.notify = func() {}
+	}
+	if o.Token != "" && subtle.ConstantTimeCompare([]byte(c.token), []byte(o.Token)) != 1 {
+		return nil, ErrChannelDeleted
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
