@@ -211,6 +211,11 @@ func startBridge(f *bridgeFlags, stderr io.Writer, x *extras) (*running, func(),
 		// who reaches the bridge can guess.
 		log.Warn("the --token is short: anyone who can reach this bridge may guess it; use at least 26 random characters, or none for a random one", "length", n)
 	}
+	if n := len(*f.apiKey); n > 0 && n < minTokenLength {
+		// Failed API calls are not counted either, and the key opens
+		// every channel.
+		log.Warn("the --api-key is short: anyone who can reach this bridge may guess it and ask or read every channel's questions; use at least 26 random characters, e.g. $(openssl rand -hex 16)", "length", n)
+	}
 	if !b.APIOn() {
 		log.Info("the HTTP API (/api/v1/) is off: start with --api-key or FORMBRIDGE_API_KEY to turn it on")
 	}

@@ -106,6 +106,18 @@ func TestServeWarnsShortToken(t *testing.T) {
 	}
 }
 
+// So is a short --api-key, which opens every channel.
+func TestServeWarnsShortAPIKey(t *testing.T) {
+	_, _, logs := startTest(t, testFlags(t, "--api-key", "k-123"), nil)
+	if !strings.Contains(logs.String(), "--api-key is short") || strings.Contains(logs.String(), "k-123") {
+		t.Errorf("want a warning that names the length, never the key:\n%s", logs)
+	}
+	_, _, logs = startTest(t, testFlags(t, "--api-key", "6f1c2e9a0b7d4c3e8f5a1b2c3d4e5f60"), nil)
+	if strings.Contains(logs.String(), "--api-key is short") {
+		t.Errorf("a 32-character key was warned about:\n%s", logs)
+	}
+}
+
 func TestServeAPIOn(t *testing.T) {
 	r, _, logs := startTest(t, testFlags(t, "--api-key", "k-123"), nil)
 	req, _ := http.NewRequest("POST", r.baseURL+"/api/v1/channels", strings.NewReader(`{"name":"team-a"}`))
