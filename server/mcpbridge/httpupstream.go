@@ -203,6 +203,11 @@ func (u *httpUpstream) fail(err error) {
 	}
 }
 
+// maxSSEMessage bounds one message on the upstream's GET stream, whose
+// data lines are held until its event ends; tool results with
+// images can be megabytes.
+const maxSSEMessage = 16 << 20
+
 func (u *httpUpstream) streamOnce(lastID *string) (gotSome bool, status int, err error) {
 	req, err := http.NewRequestWithContext(u.ctx, http.MethodGet, u.endpoint, nil)
 	if err != nil {
@@ -222,12 +227,18 @@ func (u *httpUpstream) streamOnce(lastID *string) (gotSome bool, status int, err
 		return false, resp.StatusCode, fmt.Errorf("GET answered %s", resp.Status)
 	}
 	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	sc.Buffer(make([]byte, 64<<10), maxSSEMessage)
 	var data bytes.Buffer
+	tooLarge := false
 	for sc.Scan() {
 		line := sc.Text()
 		switch {
 		case line == "":
+			if tooLarge {
+				u.log.Warn("dropping a message from the upstream's SSE stream: it is larger than the proxy reads", "limit", maxSSEMessage)
+				tooLarge = false
+				continue
+			}
 			if data.Len() > 0 {
 				msg, derr := jsonrpc.DecodeMessage(data.Bytes())
 				data.Reset()
@@ -243,7 +254,18 @@ func (u *httpUpstream) streamOnce(lastID *string) (gotSome bool, status int, err
 				}
 			}
 		case strings.HasPrefix(line, "data:"):
-			data.WriteString(strings.TrimPrefix(strings.TrimPrefix(line, "data:"), " "))
+			part := strings.TrimPrefix(strings.TrimPrefix(line, "data:"), " ")
+			if tooLarge || data.Len()+len(part)+1 > maxSSEMessage {
+				// An event's lines are held until it ends: a server that
+				// never ends one must not fill the proxy's memory.
+				tooLarge = true
+				data.Reset()
+				continue
+			}
+			if data.Len() > 0 {
+				data.WriteByte('\n') // SSE joins an event's data lines with a newline
+			}
+			data.WriteString(part)
 		case strings.HasPrefix(line, "id:"):
 			*lastID = strings.TrimSpace(strings.TrimPrefix(line, "id:"))
 		}
