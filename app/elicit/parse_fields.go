@@ -244,7 +244,7 @@ func (p *schemaParser) weighPattern(src, path string) bool {
 	case err != nil:
 		return true
 	case cost > MaxPatternCost:
-		p.add(path, "pattern is too large to check once compiled (a repeat count multiplies what it repeats, and a class like \\p{L} holds hundreds of ranges): write + or * instead of {m,n} and set minLength and maxLength")
+		p.add(path, "pattern is too large to check once compiled (a repeat count multiplies what it repeats, a class like \\p{L} holds hundreds of ranges, and each alternative adds to the others): write + or * instead of {m,n} and set minLength and maxLength, or offer a list of values as enum")
 		return false
 	case p.patternCost+cost > MaxFormPatternCost:
 		p.add(path, "the form's patterns together are too large to check once compiled: make them simpler, or use fewer")

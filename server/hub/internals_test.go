@@ -198,6 +198,32 @@ func TestHeldBytesCountPatterns(t *testing.T) {
 	}
 }
 
+const nameFormParams = `{"message":"m","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}`
+
+// The parse cache holds at most maxCachedBytes, compiled patterns
+// included: a parse that alone would pass it is used, not kept.
+func TestParseCacheBound(t *testing.T) {
+	var props []string
+	for i := range 6 {
+		props = append(props, fmt.Sprintf(`"f%d":{"type":"string","pattern":"^[\\p{L}\\p{N}]{1,12}$"}`, i))
+	}
+	heavy := []byte(`{"message":"m","requestedSchema":{"type":"object","properties":{` + strings.Join(props, ",") + `}}}`)
+	pc := parseCache{seed: maphash.MakeSeed()}
+	p, err := pc.parse(heavy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.patternBytes <= maxCachedBytes {
+		t.Fatalf("the heavy form counts %d bytes; the case needs more than %d", p.patternBytes, maxCachedBytes)
+	}
+	if pc.bytes != 0 || len(pc.entries) != 0 {
+		t.Errorf("kept %d entries of %d bytes; a parse past the cache's bound is not kept", len(pc.entries), pc.bytes)
+	}
+	if _, err := pc.parse([]byte(nameFormParams)); err != nil || len(pc.entries) != 1 || pc.bytes > maxCachedBytes {
+		t.Errorf("a small parse: %v, %d entries of %d bytes; want it kept", err, len(pc.entries), pc.bytes)
+	}
+}
+
 // MaxHeldBytes bounds the requests pending on all channels together: a
 // request that would pass it is refused with -32000 on any channel, and
 // every way a request ends gives its bytes back.

@@ -19,7 +19,8 @@ import (
 
 // Bounds of the parse cache: params larger than maxCachedParams are
 // parsed each time (they are rare, and large); at most
-// maxCachedBytes of params text and views is kept in all.
+// maxCachedBytes of params text, views and compiled patterns is kept in
+// all, and a parse that alone would pass it is not kept.
 const (
 	maxCachedParams = 16 << 10
 	maxCachedBytes  = 2 << 20
@@ -69,6 +70,9 @@ func (pc *parseCache) parseAndKeep(key uint64, params []byte) (*parsed, error) {
 		return nil, err
 	}
 	e := &parsedEntry{params: bytes.Clone(params), p: p}
+	if e.size() > maxCachedBytes {
+		return p, nil
+	}
 	pc.mu.Lock()
 	defer pc.mu.Unlock()
 	if pc.entries == nil {
