@@ -146,8 +146,9 @@ func (s *subprocess) Close() error {
 // messageFilter passes on what the server writes to its stdout, except
 // a line, between messages, that is not one: from its first byte that is
 // not '{', '[' or a newline to its end, it is skipped and logged. A line
-// that starts like JSON ("[info] ready", "{ starting }") is held until
-// it ends, or its value does, and skipped too unless it reads as JSON.
+// that starts like JSON ("[info] ready", {"level":"info"}) is held until
+// it ends, or its value does, and skipped too unless it reads as a
+// JSON-RPC message or batch, or could begin one that goes on below.
 // It follows the JSON's nesting and strings, so a message spread over
 // several lines (which the go-sdk reads) passes whole once its first
 // line could begin one. Spaces and tabs between messages are dropped
@@ -251,14 +252,23 @@ func (f *messageFilter) filter(b []byte) {
 	}
 }
 
-// pass passes c on, or holds it while the line is being judged.
+// pass passes c on, or holds it while the line is being judged. A long
+// line is judged once maxHeldLine of it is in: whether it could begin
+// a message, as at a line's end, so that one never ending is not held
+// without bound (the go-sdk bounds what it then reads).
 func (f *messageFilter) pass(c byte) {
-	if f.holding {
-		f.held = append(f.held, c)
-	} else {
+	if !f.holding {
 		f.out = append(f.out, c)
+		return
+	}
+	f.held = append(f.held, c)
+	if len(f.held) >= maxHeldLine && f.depth > 0 {
+		f.judge(false)
 	}
 }
+
+// maxHeldLine bounds the first line of a value held to be judged.
+const maxHeldLine = 1 << 20
 
 // judge decides on a held first line: at the end of its value, or of
 // the output (last), whether that value is JSON; at the end of the line,
@@ -269,7 +279,7 @@ func (f *messageFilter) judge(last bool) {
 	line := f.held
 	var ok bool
 	if f.depth == 0 || last {
-		ok = json.Valid(line)
+		ok = isJSONRPC(line)
 	} else {
 		var v json.RawMessage
 		ok = errors.Is(json.NewDecoder(bytes.NewReader(line)).Decode(&v), io.ErrUnexpectedEOF)
@@ -287,6 +297,28 @@ func (f *messageFilter) judge(last bool) {
 		f.report()
 		f.out = append(f.out, '\n')
 	}
+}
+
+// isJSONRPC reports whether b is a JSON-RPC 2.0 message or a batch of
+// them: a log line can be JSON too ({"level":"info","msg":"ready"}, [1]).
+func isJSONRPC(b []byte) bool {
+	type member struct {
+		Version string `json:"jsonrpc"`
+	}
+	var one member
+	if json.Unmarshal(b, &one) == nil && one.Version == "2.0" {
+		return true
+	}
+	var batch []member
+	if json.Unmarshal(b, &batch) != nil || len(batch) == 0 {
+		return false
+	}
+	for _, m := range batch {
+		if m.Version != "2.0" {
+			return false
+		}
+	}
+	return true
 }
 
 // end judges what is held when the server's output ends, and logs a

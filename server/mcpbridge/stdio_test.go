@@ -42,6 +42,9 @@ func TestMessageFilter(t *testing.T) {
 		{"braces that close", "{not json} at all\n" + msg + "\n[2026-12-06] ok\n", []string{msg}, []string{"{not json} at all", "[2026-12-06] ok"}},
 		{"a string cut by its line", `["it's` + "\n" + msg + "\n", []string{msg}, []string{`["it's`}},
 		{"a bracket at the end", msg + "\n[", []string{msg}, []string{"["}},
+		// JSON that is not JSON-RPC: a structured logger's line, and others.
+		{"JSON log lines", "{\"level\":\"info\",\"msg\":\"server ready\"}\n[1] loading tools\n[] no plugins\n{} config loaded\n" + msg + "\n",
+			[]string{msg}, []string{`{"level":"info","msg":"server ready"}`, "[1] loading tools", "[] no plugins", "{} config loaded"}},
 	}
 	for _, tt := range tests {
 		for _, oneByte := range []bool{false, true} {
@@ -89,14 +92,35 @@ func TestMessageFilter(t *testing.T) {
 	}
 }
 
+// A line longer than the filter holds is judged once it has that much:
+// a long message still passes whole, streamed, and a long line that is
+// not one is skipped, either way without holding the whole line.
+func TestMessageFilterLongLines(t *testing.T) {
+	t.Parallel()
+	long := `{"jsonrpc":"2.0","id":1,"result":{"text":"` + strings.Repeat("x", 3*maxHeldLine) + `"}}`
+	in := long + "\n[not json " + strings.Repeat("y", 3*maxHeldLine) + "\n" + long + "\n"
+	f := &messageFilter{r: bufio.NewReader(strings.NewReader(in))}
+	dec := json.NewDecoder(f)
+	for i := range 2 {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil || string(raw) != long {
+			t.Fatalf("message %d: %v (%d bytes read)", i, err, len(raw))
+		}
+		if cap(f.held) > 2*maxHeldLine {
+			t.Errorf("message %d: %d bytes held at once", i, cap(f.held))
+		}
+	}
+}
+
 // Only what follows a message on its own line reaches the go-sdk's
 // check that a newline follows each message: spaces are dropped.
 func TestMessageFilterKeepsNewlineAfterMessage(t *testing.T) {
 	t.Parallel()
-	f := &messageFilter{r: bufio.NewReader(strings.NewReader(`{"a":1}   ` + "\t\n" + `{"b":2}` + "\n"))}
-	b, err := io.ReadAll(f)
-	if err != nil || string(b) != `{"a":1}`+"\n"+`{"b":2}`+"\n" {
-		t.Errorf("read %q, %v", b, err)
+	a, b := `{"jsonrpc":"2.0","method":"a"}`, `{"jsonrpc":"2.0","method":"b"}`
+	f := &messageFilter{r: bufio.NewReader(strings.NewReader(a + "   \t\n" + b + "\n"))}
+	got, err := io.ReadAll(f)
+	if err != nil || string(got) != a+"\n"+b+"\n" {
+		t.Errorf("read %q, %v", got, err)
 	}
 }
 
