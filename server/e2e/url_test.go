@@ -76,9 +76,9 @@ func TestURLModeDecline(t *testing.T) {
 }
 
 // TestLinkAndFormTakeTurns: a form and a link wait together, and the
-// person moves between them. Each opens with focus on its own title, what
-// was typed into the form survives a visit to the link, and each answer
-// reaches its own caller.
+// person moves between them. Each opened after the first takes focus on
+// its own title, what was typed into the form survives a visit to the
+// link, and each answer reaches its own caller.
 func TestLinkAndFormTakeTurns(t *testing.T) {
 	b := StartBridge(t, nil)
 	ctx := NewBrowser(t)
@@ -98,6 +98,7 @@ func TestLinkAndFormTakeTurns(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`.fb-queue-item[data-request-id=`+css(formID)+`]`)),
 		chromedp.WaitVisible(field("name", "textarea, input")),
 	)
+	waitJS(t, ctx, "focus on the form's title", `document.activeElement?.matches('form[data-elicitation-id=`+css(formID)+`] h2.fb-title') === true`)
 	if got := eval[string](t, ctx, `document.querySelector("[data-field=name] textarea, [data-field=name] input").value`); got != "Ada" {
 		t.Errorf("after a visit to the link the name box holds %q, want what was typed, Ada", got)
 	}
