@@ -64,14 +64,23 @@ func focusElement(id string) {
 	}
 }
 
-// openLink opens url in a new top-level browsing context that cannot
-// reach back to this page (noopener) and is not told where the person
-// came from (noreferrer).
-func openLink(url string) {
+// openLink opens url in a new tab that cannot reach back to this page,
+// and reports whether the browser let it open. window.open with
+// "noopener" returns null whether or not a tab opened, so the tab opens
+// blank (this page's origin, so its opener can be cleared) and is then
+// sent to url, which finds no opener; the page's Referrer-Policy (the
+// bridge sends no-referrer) keeps where the person came from.
+func openLink(url string) bool {
 	if !app.IsClient {
-		return
+		return true
 	}
-	app.Window().Call("open", url, "_blank", "noopener,noreferrer")
+	tab := app.Window().Call("open", "", "_blank")
+	if !tab.Truthy() {
+		return false
+	}
+	tab.Set("opener", nil)
+	tab.Get("location").Call("replace", url)
+	return true
 }
 
 // pageHidden reports whether the tab is in the background.

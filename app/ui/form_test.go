@@ -44,12 +44,14 @@ var testMeta = wire.RequestMeta{
 
 // answers records what a card sent.
 type answers struct {
-	sent    []wire.ElicitResult
-	offline bool
+	sent []wire.ElicitResult
+	down bool // offline: every answer fails
 }
 
+func (a *answers) offline() bool { return a.down }
+
 func (a *answers) answer(it *item, res wire.ElicitResult) {
-	if a.offline {
+	if a.down {
 		it.Draft.SendError = "offline"
 		return
 	}
@@ -393,7 +395,7 @@ func TestFormDescribedByMessage(t *testing.T) {
 
 func TestFormOfflineKeepsAnswer(t *testing.T) {
 	f, a, d := mountForm(t, "x", `{"type":"object","properties":{"n":{"type":"string","maxLength":10}}}`)
-	a.offline = true
+	a.down = true
 	f.Item.Draft.set("n", "kept")
 	f.onAccept(d.Context(), app.Event{Value: app.Undefined()})
 	rerender(f, d)

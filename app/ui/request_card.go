@@ -11,9 +11,11 @@ import (
 
 // answerer sends a person's answer to the bridge. The widget implements
 // it; tests use a recorder. An implementation records a failure (the
-// widget is offline) on it.Draft.SendError.
+// widget is offline) on it.Draft.SendError; offline says beforehand
+// that an answer would fail.
 type answerer interface {
 	answer(it *item, res wire.ElicitResult)
+	offline() bool
 }
 
 // requestCard shows the open request: who asks and their message, then

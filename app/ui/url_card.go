@@ -10,20 +10,29 @@ import (
 )
 
 // onOpen opens the link of a URL-mode request and answers accept: in
-// URL mode, opening the link is the person's consent. The answer goes
-// first, so a widget that is offline does not open a page the server will
-// never hear about.
+// URL mode, opening the link is the person's consent. The link opens
+// first, so that a tab the browser refused to open (a pop-up blocker, an
+// embedding page that allows none) is not answered as opened, which
+// would leave the server waiting for a page the person never saw; but
+// not while offline, when the server would never hear of the page.
 func (f *requestCard) onOpen(ctx app.Context, e app.Event) {
 	it := f.Item
 	if it.URL == nil || it.Draft.Sent != "" {
 		return
 	}
-	f.Answer.answer(it, wire.ElicitResult{Action: wire.ActionAccept})
-	if it.Draft.SendError != "" {
+	if f.Answer.offline() {
+		it.Draft.SendError = "You are offline, so the link was not opened. Press Open link again once the connection is back."
 		return
 	}
-	it.Draft.Opened = true
-	openLink(it.URL.URL)
+	if !openLink(it.URL.URL) {
+		it.Draft.SendError = "Your browser did not open the new tab, so nothing was sent. Allow pop-ups for this page, then press Open link again."
+		if embedded {
+			it.Draft.SendError = "The link could not open in a new tab here, so nothing was sent. Tell whoever runs this app that its page blocks new tabs."
+		}
+		return
+	}
+	f.Answer.answer(it, wire.ElicitResult{Action: wire.ActionAccept})
+	it.Draft.Opened = it.Draft.SendError == ""
 }
 
 // renderURLCard is the card of a URL-mode request: the server wants the

@@ -182,3 +182,4 @@ func (w *widget) renderWarmup() app.UI {
 type noAnswer struct{}
 
 func (noAnswer) answer(*item, wire.ElicitResult) {}
+func (noAnswer) offline() bool                   { return false }

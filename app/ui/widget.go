@@ -159,6 +159,9 @@ func (w *widget) answer(it *item, res wire.ElicitResult) {
 	it.Draft.lastSent = &res
 }
 
+// offline reports that an answer would not reach the bridge now.
+func (w *widget) offline() bool { return w.conn == nil || w.state != connOnline }
+
 // selectRequest opens another pending request.
 func (w *widget) selectRequest(id string) {
 	if w.queue.find(id) != nil {

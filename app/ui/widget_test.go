@@ -327,8 +327,15 @@ func TestWidgetURLMode(t *testing.T) {
 		t.Fatal("answered before the person clicked")
 	}
 
-	// Click Open: accept is sent, then the card waits for the other tab.
+	// Offline, Open opens nothing and sends nothing, and says so.
 	uc := &requestCard{Item: w.queue.find("u1"), Answer: w}
+	uc.onOpen(ctx, app.Event{Value: app.Undefined()})
+	if len(c.sent) != 0 || w.queue.find("u1").Draft.Opened || !strings.Contains(w.queue.find("u1").Draft.SendError, "link was not opened") {
+		t.Fatalf("Open while connecting: sent %+v, draft %+v", c.sent, w.queue.find("u1").Draft)
+	}
+
+	// Click Open online: accept is sent, then the card waits for the other tab.
+	w.onConnectionChange(connOnline)
 	uc.onOpen(ctx, app.Event{Value: app.Undefined()})
 	if c.sent["u1"].Action != "accept" {
 		t.Fatalf("open sent %+v, want accept", c.sent["u1"])
@@ -382,6 +389,7 @@ func TestWidgetURLResentAfterLostAccept(t *testing.T) {
 	ctx := d.Context()
 	params := wire.ElicitParams{Mode: "url", Message: "Sign in", ElicitationID: "e1", URL: "https://login.example.com/"}
 	ask(t, w, ctx, "u1", params, testMeta)
+	w.onConnectionChange(connOnline)
 	uc := &requestCard{Item: w.queue.find("u1"), Answer: w}
 	uc.onOpen(ctx, app.Event{Value: app.Undefined()})
 	page := show(t, w, d)

@@ -1,9 +1,15 @@
 package e2e
 
 import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -14,12 +20,17 @@ const connectURL = "https://accounts.example.com/connect?plan=team&state=x1"
 
 const urlParams = `{"mode":"url","message":"Connect your calendar","elicitationId":"el-42","url":"` + connectURL + `"}`
 
-// recordOpen wraps window.open so the test sees how the widget calls it,
-// while the call still goes through.
+// recordOpen replaces window.open with one that records how the widget
+// calls it and hands back a stand-in tab recording what the widget does
+// with it, so no real tab opens (TestURLModeOpensTabWithoutOpener opens
+// one).
 const recordOpen = `(() => {
-	const open = window.open;
 	window.__opens = [];
-	window.open = function (...args) { window.__opens.push(args.map(String)); return open.apply(this, args); };
+	window.open = function (...args) {
+		const tab = { opener: window, location: { replace(url) { tab.url = url; } } };
+		window.__opens.push({ args: args.map(String), tab });
+		return tab;
+	};
 	return true;
 })()`
 
@@ -49,9 +60,11 @@ func TestURLMode(t *testing.T) {
 
 	do(t, ctx, "open", chromedp.Click(action("open")))
 	wantResult(t, await(t, ctx, out), `{"action":"accept"}`)
-	opens := eval[[][]string](t, ctx, `window.__opens`)
-	if len(opens) != 1 || len(opens[0]) != 3 || opens[0][0] != connectURL || opens[0][1] != "_blank" || opens[0][2] != "noopener,noreferrer" {
-		t.Errorf("window.open calls = %q, want one (%q, _blank, noopener,noreferrer)", opens, connectURL)
+	// A blank tab of this page's origin, its opener cleared, then sent to
+	// the link: window.open with noopener would not say whether it opened.
+	opens := eval[string](t, ctx, `JSON.stringify(window.__opens.map(o => [o.args.join(" "), o.tab.opener === null, o.tab.url]))`)
+	if want := `[[" _blank",true,"` + connectURL + `"]]`; opens != want {
+		t.Errorf("window.open calls = %s, want %s", opens, want)
 	}
 	do(t, ctx, "waiting", chromedp.WaitVisible(chromedp.CSS(`[data-outcome="waiting"]`)))
 
@@ -114,4 +127,70 @@ func TestLinkAndFormTakeTurns(t *testing.T) {
 	}
 	do(t, ctx, "decline the link", chromedp.Click(action("decline")))
 	wantResult(t, await(t, ctx, link), `{"action":"decline"}`)
+}
+
+// TestURLModeOpensTabWithoutOpener: Open link opens a real tab on the
+// link, which cannot reach back to the widget and is not told where the
+// person came from.
+func TestURLModeOpensTabWithoutOpener(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	openWidget(t, ctx, b)
+	// The linked site, on this machine (http is allowed there): it notes
+	// the Referer the browser sent.
+	referer := make(chan string, 4)
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/linked-page" {
+			referer <- r.Referer()
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, "<!doctype html><title>Linked</title><p>Signed in.</p>")
+	}))
+	defer site.Close()
+	link := site.URL + "/linked-page?plan=team"
+	out := b.Elicit(t, `{"mode":"url","message":"Connect","elicitationId":"el-7","url":"`+link+`"}`, nil)
+	waitForm(t, ctx)
+	opened := chromedp.WaitNewTarget(ctx, func(info *target.Info) bool { return strings.Contains(info.URL, "/linked-page") })
+	do(t, ctx, "open", chromedp.Click(action("open")))
+	wantResult(t, await(t, ctx, out), `{"action":"accept"}`)
+	var id target.ID
+	select {
+	case id = <-opened:
+	case <-time.After(stepTimeout):
+		t.Fatal("no tab opened on the link")
+	}
+	tab, cancel := chromedp.NewContext(ctx, chromedp.WithTargetID(id))
+	defer cancel()
+	// Read through Poll: chromedp's Evaluate waits for an execution context
+	// it never learns of in a tab the page opened.
+	tctx, cancelRead := context.WithTimeout(tab, stepTimeout)
+	defer cancelRead()
+	got, err := chromedp.Run(tctx, chromedp.Poll[string](`document.readyState === "complete" && location.pathname === "/linked-page" && JSON.stringify([location.href, window.opener === null, document.referrer])`))
+	if err != nil {
+		t.Fatalf("reading the opened tab: %v", err)
+	}
+	if want := `["` + link + `",true,""]`; got != want {
+		t.Errorf("the opened tab: %s, want %s (its address, no opener, no referrer)", got, want)
+	}
+	if r := <-referer; r != "" {
+		t.Errorf("the linked site was told the person came from %q", r)
+	}
+}
+
+// TestURLModeBlockedTab: when the browser does not open the tab (a
+// pop-up blocker), nothing is answered and the person is told; once the
+// browser lets it, Open link works.
+func TestURLModeBlockedTab(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	openWidget(t, ctx, b)
+	eval[bool](t, ctx, `(() => { window.open = () => null; return true; })()`)
+	out := b.Elicit(t, urlParams, nil)
+	waitForm(t, ctx)
+	do(t, ctx, "open, blocked", chromedp.Click(action("open")))
+	waitJS(t, ctx, "the person told", `document.querySelector("[role=alert].fb-send-error")?.textContent.includes("did not open the new tab") === true`)
+	noResultYet(t, out, "after a blocked tab")
+	eval[bool](t, ctx, recordOpen)
+	do(t, ctx, "open again", chromedp.Click(action("open")))
+	wantResult(t, await(t, ctx, out), `{"action":"accept"}`)
 }
