@@ -75,7 +75,10 @@ func GenerateStatic(dir string, opts *StaticOptions) error {
 	// the loader falls back to Content-Length.
 	h := newAppHandler(version, env, prefixedResources{prefix: prefix})
 	scripts := widgetScripts(files, StorageScript)
-	h.RawHeaders = append([]string{staticPolicy(scripts.hashes)}, scripts.inline...) // the policy first: it rules only what follows it
+	// The policy first: it rules only what follows it. The referrer
+	// policy is the bridge's header, for a host that sends none: a link
+	// the widget opens is not told the page it came from.
+	h.RawHeaders = append([]string{staticPolicy(scripts.hashes), `<meta name="referrer" content="no-referrer">`}, scripts.inline...)
 	h.Scripts = scripts.linked
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("failed to create %s: %w", dir, err)

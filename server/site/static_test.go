@@ -99,7 +99,7 @@ func TestStaticSitePolicy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`http-equiv="Content-Security-Policy"`, "script-src 'self' 'wasm-unsafe-eval'", "connect-src 'self' ws: wss:", "object-src 'none'"} {
+	for _, want := range []string{`http-equiv="Content-Security-Policy"`, "script-src 'self' 'wasm-unsafe-eval'", "connect-src 'self' ws: wss:", "object-src 'none'", `<meta name="referrer" content="no-referrer">`} {
 		if !bytes.Contains(page, []byte(want)) {
 			t.Errorf("index.html lacks %s", want)
 		}
