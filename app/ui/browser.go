@@ -68,19 +68,40 @@ func focusElement(id string) {
 // and reports whether the browser let it open. window.open with
 // "noopener" returns null whether or not a tab opened, so the tab opens
 // blank (this page's origin, so its opener can be cleared) and is then
-// sent to url, which finds no opener; the page's Referrer-Policy (the
-// bridge sends no-referrer) keeps where the person came from.
-func openLink(url string) bool {
+// sent to url, which finds no opener; the page's referrer policy (the
+// bridge's header, a static site's meta tag: no-referrer) keeps where
+// the person came from. Embedded, it opens with noopener and reports
+// true: a host page that sends Cross-Origin-Opener-Policy: same-origin
+// gives its frames' pop-ups no opener, so window.open returns null for
+// a tab it did open, and a blank one would be left behind. valid is
+// false for an address the browser does not accept ("https://1.2.3.4.5"),
+// which would make window.open throw: nothing opens then.
+func openLink(url string) (opened, valid bool) {
 	if !app.IsClient {
-		return true
+		return true, true
 	}
-	tab := app.Window().Call("open", "", "_blank")
+	win := app.Window()
+	if parser := win.Get("URL"); parser.Get("canParse").Truthy() && !parser.Call("canParse", url).Bool() {
+		return false, false
+	}
+	// A browser without URL.canParse throws instead, which syscall/js
+	// turns into a panic.
+	defer func() {
+		if recover() != nil {
+			opened, valid = false, false
+		}
+	}()
+	if embedded {
+		win.Call("open", url, "_blank", "noopener,noreferrer")
+		return true, true
+	}
+	tab := win.Call("open", "", "_blank")
 	if !tab.Truthy() {
-		return false
+		return false, true
 	}
 	tab.Set("opener", nil)
 	tab.Get("location").Call("replace", url)
-	return true
+	return true, true
 }
 
 // pageHidden reports whether the tab is in the background.

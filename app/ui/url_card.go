@@ -11,10 +11,10 @@ import (
 
 // onOpen opens the link of a URL-mode request and answers accept: in
 // URL mode, opening the link is the person's consent. The link opens
-// first, so that a tab the browser refused to open (a pop-up blocker, an
-// embedding page that allows none) is not answered as opened, which
-// would leave the server waiting for a page the person never saw; but
-// not while offline, when the server would never hear of the page.
+// first, so that a tab the browser refused to open (a pop-up blocker) is
+// not answered as opened, which would leave the server waiting for a
+// page the person never saw; but not while offline, when the server
+// would never hear of the page.
 func (f *requestCard) onOpen(ctx app.Context, e app.Event) {
 	it := f.Item
 	if it.URL == nil || it.Draft.Sent != "" {
@@ -24,15 +24,24 @@ func (f *requestCard) onOpen(ctx app.Context, e app.Event) {
 		it.Draft.SendError = "You are offline, so the link was not opened. Press Open link again once the connection is back."
 		return
 	}
-	if !openLink(it.URL.URL) {
-		it.Draft.SendError = "Your browser did not open the new tab, so nothing was sent. Allow pop-ups for this page, then press Open link again."
-		if embedded {
-			it.Draft.SendError = "The link could not open in a new tab here, so nothing was sent. Tell whoever runs this app that its page blocks new tabs."
-		}
+	switch opened, valid := openLink(it.URL.URL); {
+	case !valid:
+		it.Draft.SendError = "This link cannot be opened: your browser does not accept its address. Decline it, or tell whoever sent it."
+		return
+	case !opened:
+		it.Draft.SendError = "Your browser blocked the new tab, so the link did not open and the app was not told. Allow pop-ups for this page, then press Open link again."
 		return
 	}
-	f.Answer.answer(it, wire.ElicitResult{Action: wire.ActionAccept})
-	it.Draft.Opened = it.Draft.SendError == ""
+	res := wire.ElicitResult{Action: wire.ActionAccept}
+	f.Answer.answer(it, res)
+	if it.Draft.SendError != "" {
+		// The tab is open: the person did what the link asks. The accept
+		// goes once the connection is back, when the bridge sends this
+		// request again (onRequest), as for one lost in a drop.
+		it.Draft.Sent, it.Draft.lastSent = res.Action, &res
+		it.Draft.SendError = "The page opened, but the connection dropped: the app will be told once it is back."
+	}
+	it.Draft.Opened = true
 }
 
 // renderURLCard is the card of a URL-mode request: the server wants the

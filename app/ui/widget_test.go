@@ -384,6 +384,36 @@ func TestWidgetURLWarnings(t *testing.T) {
 	}
 }
 
+// The tab opened, but the answer could not go (the connection dropped
+// just then): the accept is kept and goes when the bridge sends the
+// request again, without a second Open.
+func TestWidgetURLAcceptKeptWhenSendFails(t *testing.T) {
+	w, d, c := mountWidget(t)
+	ctx := d.Context()
+	params := wire.ElicitParams{Mode: "url", Message: "Sign in", ElicitationID: "e1", URL: "https://login.example.com/"}
+	ask(t, w, ctx, "u1", params, testMeta)
+	w.onConnectionChange(connOnline)
+	c.offline = true
+	uc := &requestCard{Item: w.queue.find("u1"), Answer: w}
+	uc.onOpen(ctx, app.Event{Value: app.Undefined()})
+	it := w.queue.find("u1")
+	if !it.Draft.Opened || it.Draft.Sent != wire.ActionAccept || !strings.Contains(it.Draft.SendError, "will be told") {
+		t.Fatalf("after a failed send the draft is %+v; want it opened, the accept kept, and the person told", it.Draft)
+	}
+	if page := show(t, w, d); page.find("button[data-action=open]") != nil {
+		t.Error("Open offered again for a tab already open")
+	}
+	c.offline = false
+	w.onHello(ctx, &wire.HelloResult{Pending: 1})
+	ask(t, w, ctx, "u1", params, testMeta)
+	if got := c.sent["u1"]; got.Action != wire.ActionAccept {
+		t.Errorf("once the request came again the bridge got %+v, want the accept", got)
+	}
+	if it.Draft.SendError != "" {
+		t.Errorf("still says %q after the accept went", it.Draft.SendError)
+	}
+}
+
 func TestWidgetURLResentAfterLostAccept(t *testing.T) {
 	w, d, c := mountWidget(t)
 	ctx := d.Context()

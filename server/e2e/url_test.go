@@ -188,9 +188,29 @@ func TestURLModeBlockedTab(t *testing.T) {
 	out := b.Elicit(t, urlParams, nil)
 	waitForm(t, ctx)
 	do(t, ctx, "open, blocked", chromedp.Click(action("open")))
-	waitJS(t, ctx, "the person told", `document.querySelector("[role=alert].fb-send-error")?.textContent.includes("did not open the new tab") === true`)
+	waitJS(t, ctx, "the person told", `document.querySelector("[role=alert].fb-send-error")?.textContent.includes("blocked the new tab") === true`)
 	noResultYet(t, out, "after a blocked tab")
 	eval[bool](t, ctx, recordOpen)
 	do(t, ctx, "open again", chromedp.Click(action("open")))
 	wantResult(t, await(t, ctx, out), `{"action":"accept"}`)
+}
+
+// TestURLModeAddressBrowserRefuses: a link the bridge passed but the
+// browser cannot parse (a host of five numbers) opens nothing, answers
+// nothing and says so, and the widget goes on working.
+func TestURLModeAddressBrowserRefuses(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	openWidget(t, ctx, b)
+	eval[bool](t, ctx, recordOpen)
+	out := b.Elicit(t, `{"mode":"url","message":"Connect","elicitationId":"el-8","url":"https://1.2.3.4.5/connect"}`, nil)
+	waitForm(t, ctx)
+	do(t, ctx, "open", chromedp.Click(action("open")))
+	waitJS(t, ctx, "the person told", `document.querySelector("[role=alert].fb-send-error")?.textContent.includes("cannot be opened") === true`)
+	noResultYet(t, out, "after an address the browser refuses")
+	if n := eval[int](t, ctx, `window.__opens.length`); n != 0 {
+		t.Errorf("window.open was called %d times for an address the browser refuses", n)
+	}
+	do(t, ctx, "decline", chromedp.Click(action("decline")))
+	wantResult(t, await(t, ctx, out), `{"action":"decline"}`)
 }
