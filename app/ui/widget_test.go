@@ -390,13 +390,8 @@ func TestWidgetURLWarnings(t *testing.T) {
 func TestWidgetURLAcceptKeptWhenSendFails(t *testing.T) {
 	w, d, c := mountWidget(t)
 	ctx := d.Context()
-	params := wire.ElicitParams{Mode: "url", Message: "Sign in", ElicitationID: "e1", URL: "https://login.example.com/"}
-	ask(t, w, ctx, "u1", params, testMeta)
-	w.onConnectionChange(connOnline)
 	c.offline = true
-	uc := &requestCard{Item: w.queue.find("u1"), Answer: w}
-	uc.onOpen(ctx, app.Event{Value: app.Undefined()})
-	it := w.queue.find("u1")
+	it, params := openSignIn(t, w, ctx)
 	if !it.Draft.Opened || it.Draft.Sent != wire.ActionAccept || !strings.Contains(it.Draft.SendError, "will be told") {
 		t.Fatalf("after a failed send the draft is %+v; want it opened, the accept kept, and the person told", it.Draft)
 	}
@@ -414,14 +409,22 @@ func TestWidgetURLAcceptKeptWhenSendFails(t *testing.T) {
 	}
 }
 
-func TestWidgetURLResentAfterLostAccept(t *testing.T) {
-	w, d, c := mountWidget(t)
-	ctx := d.Context()
+// openSignIn shows a sign-in link as request u1 on an online widget and
+// presses Open link; it returns the request and its params.
+func openSignIn(t *testing.T, w *widget, ctx app.Context) (*item, wire.ElicitParams) {
+	t.Helper()
 	params := wire.ElicitParams{Mode: "url", Message: "Sign in", ElicitationID: "e1", URL: "https://login.example.com/"}
 	ask(t, w, ctx, "u1", params, testMeta)
 	w.onConnectionChange(connOnline)
-	uc := &requestCard{Item: w.queue.find("u1"), Answer: w}
-	uc.onOpen(ctx, app.Event{Value: app.Undefined()})
+	it := w.queue.find("u1")
+	(&requestCard{Item: it, Answer: w}).onOpen(ctx, app.Event{Value: app.Undefined()})
+	return it, params
+}
+
+func TestWidgetURLResentAfterLostAccept(t *testing.T) {
+	w, d, c := mountWidget(t)
+	ctx := d.Context()
+	_, params := openSignIn(t, w, ctx)
 	page := show(t, w, d)
 	if page.find("button[data-action=open]") != nil {
 		t.Fatal("Open still offered after it was clicked")
