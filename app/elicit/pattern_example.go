@@ -51,14 +51,11 @@ func patternExample(pattern string, re *regexp.Regexp, minLength, maxLength *int
 }
 
 // plainlyVisible reports whether r shows as a character of its own:
-// not a control, format or combining mark, not a space other than ' ',
-// and not one of the letters and symbols that render blank.
+// not a control or combining mark, not a space other than ' ', and not
+// one hiddenRune names (format characters, the letters and symbols that
+// render blank).
 func plainlyVisible(r rune) bool {
-	switch r {
-	case '\u115F', '\u1160', '\u3164', '\uFFA0', '\u2800':
-		return false
-	}
-	return unicode.IsGraphic(r) && !unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf) &&
+	return unicode.IsGraphic(r) && !unicode.In(r, unicode.Mn, unicode.Me) && !hiddenRune(r) &&
 		(r == ' ' || !unicode.IsSpace(r))
 }
 
