@@ -87,10 +87,13 @@ func CheckURL(raw string) (*URLInfo, error) {
 	if n, err := strconv.Atoi(info.Port); info.Port != "" && (err != nil || n < 1 || n > 65535) {
 		return nil, errors.New("the link's port number is not valid")
 	}
-	addr, isIP := parseIP(host)
+	addr, isIP, err := parseIP(host, strings.HasPrefix(u.Host, "["))
+	if err != nil {
+		return nil, err
+	}
 	if isIP {
 		info.Host, info.Domain = host, host
-		info.warn("ip_address", "The link goes to a numeric address ("+host+"), not a named site")
+		info.warn("ip_address", ipWarning(host, addr))
 	} else {
 		if err := info.setHost(host); err != nil {
 			return nil, err
@@ -132,6 +135,18 @@ func (i *URLInfo) setHost(host string) error {
 	ascii, err := hostToASCII(host)
 	if err != nil {
 		return errHostName
+	}
+	if endsInNumber(ascii) {
+		// Written in characters a browser maps to digits and dots
+		// ("１２７.０.０.１"): what it opens is an address, or nothing.
+		addr, ok := parseIPv4(ascii)
+		if !ok {
+			return errHostName
+		}
+		i.Host, i.Domain, i.ASCIIHost = writtenHost(strings.TrimSuffix(host, ".")), addr.String(), addr.String()
+		i.warn("disguised", "The site name is written with unusual characters that the browser reads as other ones: this link really opens "+addr.String()+".")
+		i.warn("ip_address", ipWarning(addr.String(), addr))
+		return nil
 	}
 	ascii = strings.TrimSuffix(ascii, ".")
 	labels := strings.Split(ascii, ".")
@@ -223,30 +238,6 @@ func hiddenRune(r rune) bool {
 // with the other rules of a DNS label.
 func validUnderscoreLabel(l string) bool {
 	return strings.Contains(l, "_") && validHostLabel(strings.ReplaceAll(l, "_", "a"))
-}
-
-// parseIP reads an IP literal, and the numeric forms browsers also read
-// as IPv4 ("0x7f.1", "2130706433"), which name no site.
-func parseIP(host string) (netip.Addr, bool) {
-	if a, err := netip.ParseAddr(host); err == nil {
-		return a, true
-	}
-	labels := strings.Split(strings.TrimSuffix(host, "."), ".")
-	last := labels[len(labels)-1]
-	if last == "" {
-		return netip.Addr{}, false
-	}
-	// A name whose last label is a number is an address to a browser
-	// (WHATWG URL "ends in a number").
-	numeric := true
-	hex := strings.HasPrefix(last, "0x")
-	for k := 0; k < len(last); k++ {
-		c := last[k]
-		if !(c >= '0' && c <= '9' || hex && (k < 2 || c >= 'a' && c <= 'f')) {
-			numeric = false
-		}
-	}
-	return netip.Addr{}, numeric
 }
 
 // isLoopback reports whether host is this machine.

@@ -40,6 +40,9 @@ func TestCheckURL(t *testing.T) {
 		{"https://93.184.216.34/", "93.184.216.34", "93.184.216.34", []string{"ip_address"}},
 		{"https://[2001:db8::1]:8443/", "2001:db8::1", "2001:db8::1", []string{"ip_address", "port"}},
 		{"https://0x7f.1/", "0x7f.1", "0x7f.1", []string{"ip_address"}},
+		{"https://010.0.0.1/", "010.0.0.1", "010.0.0.1", []string{"ip_address"}},
+		{"http://2130706433/", "2130706433", "2130706433", []string{"ip_address", "http"}},
+		{"https://\uff11\uff12\uff17.\uff10.\uff10.\uff11/", "\uff11\uff12\uff17.\uff10.\uff10.\uff11", "127.0.0.1", []string{"disguised", "ip_address"}},
 		{"http://localhost:8080/callback", "localhost", "localhost", []string{"http", "port"}},
 		{"http://app.localhost/", "app.localhost", "app.localhost", []string{"http"}},
 		{"http://127.0.0.1/", "127.0.0.1", "127.0.0.1", []string{"ip_address", "http"}},
@@ -105,6 +108,19 @@ func TestCheckURLRefusals(t *testing.T) {
 		"https://xn--.com/",
 		"https://xn--a.com/", // decodes to a control character
 		"https://exa%20mple.com/",
+		// Numbers a browser must read as an address, and cannot.
+		"https://1.2.3.4.5/",
+		"https://0x100000000/",
+		"https://4294967296/",
+		"https://1.2.3.256/",
+		"https://1.2.65536/",
+		"https://09/",
+		"https://example.123/",
+		"https://example.0x1/",
+		"https://\uff11.\uff12.\uff13.\uff14.\uff15/",
+		// Brackets hold an IPv6 address without a zone, or nothing.
+		"https://[fe80::1%25eth0]/",
+		"https://[1.2.3.4]/",
 		"https://example.com:0/",
 		"https://example.com:65536/",
 		"https://example.com:99999999999999999999/",
@@ -196,5 +212,31 @@ func TestUserinfoWarningNamesRealSite(t *testing.T) {
 		if !strings.HasSuffix(msg, want) || strings.Contains(msg, "pаypal") {
 			t.Errorf("%s: %q; want it to end %q", raw, msg, want)
 		}
+	}
+}
+
+// TestCheckURLNamesTheAddress: a numeric host in one of the old forms
+// browsers still read is shown as written, and its warning names the
+// address it really opens.
+func TestCheckURLNamesTheAddress(t *testing.T) {
+	t.Parallel()
+	for raw, addr := range map[string]string{
+		"https://0x7f.1/":          "127.0.0.1",
+		"https://010.0.0.1/":       "8.0.0.1",
+		"https://3627734734/":      "216.58.214.206",
+		"https://192.168.1/":       "192.168.0.1",
+		"https://0xc0.0250.1.0x1/": "192.168.1.1",
+	} {
+		info, err := CheckURL(raw)
+		if err != nil {
+			t.Fatalf("%s: %v", raw, err)
+		}
+		if len(info.Warnings) != 1 || !strings.Contains(info.Warnings[0].Message, "reads as "+addr+":") {
+			t.Errorf("%s: warnings %+v, want one naming %s", raw, info.Warnings, addr)
+		}
+	}
+	info, err := CheckURL("https://93.184.216.34/")
+	if err != nil || strings.Contains(info.Warnings[0].Message, "reads as") {
+		t.Errorf("the usual form is named as written: %+v, %v", info, err)
 	}
 }
