@@ -36,9 +36,10 @@ type URLInfo struct {
 	Domain string `json:"domain"` // registrable part to highlight, e.g. "example.co.uk"
 	// ASCIIHost is the host in the letters a browser puts on the wire
 	// ("xn--pple-43d.com" for "аpple.com"), set only when Host is
-	// written otherwise (international letters, or characters a browser
-	// maps to others): it cannot imitate another name. Domain is then
-	// the registrable part of the name opened.
+	// written otherwise (international letters, characters a browser
+	// maps to others, an address in an old form such as "0x7f.1"): it
+	// cannot imitate another name. Domain is then the registrable part
+	// of the name opened.
 	ASCIIHost string       `json:"asciiHost,omitempty"`
 	Port      string       `json:"port,omitempty"`
 	Warnings  []URLWarning `json:"warnings,omitempty"`
@@ -93,6 +94,11 @@ func CheckURL(raw string) (*URLInfo, error) {
 	}
 	if isIP {
 		info.Host, info.Domain = host, host
+		if oldForm(host, addr) {
+			// "010.0.0.1" opens 8.0.0.1: named by the address it opens,
+			// as a name in disguise is.
+			info.ASCIIHost = addr.String()
+		}
 		info.warn("ip_address", ipWarning(host, addr))
 	} else {
 		if err := info.setHost(host); err != nil {

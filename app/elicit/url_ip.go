@@ -40,10 +40,16 @@ func parseIP(host string, bracketed bool) (addr netip.Addr, isIP bool, err error
 // ipWarning says a link goes to an address, and which one when it is
 // written in another form than the usual four numbers.
 func ipWarning(host string, addr netip.Addr) string {
-	if addr.IsValid() && addr.Unmap().String() != strings.TrimSuffix(host, ".") && addr.Is4() {
+	if oldForm(host, addr) {
 		return "The link goes to a numeric address written in an unusual way (" + host + "), which the browser reads as " + addr.String() + ": not a named site"
 	}
 	return "The link goes to a numeric address (" + host + "), not a named site"
+}
+
+// oldForm reports whether host is an IPv4 address written otherwise
+// than its usual four numbers.
+func oldForm(host string, addr netip.Addr) bool {
+	return addr.Is4() && addr.String() != strings.TrimSuffix(host, ".")
 }
 
 // endsInNumber is the URL Standard's "ends in a number": the host's last

@@ -216,8 +216,8 @@ func TestUserinfoWarningNamesRealSite(t *testing.T) {
 }
 
 // TestCheckURLNamesTheAddress: a numeric host in one of the old forms
-// browsers still read is shown as written, and its warning names the
-// address it really opens.
+// browsers still read is shown as written, and named, in its warning
+// and as its real name, by the address it really opens.
 func TestCheckURLNamesTheAddress(t *testing.T) {
 	t.Parallel()
 	for raw, addr := range map[string]string{
@@ -234,9 +234,12 @@ func TestCheckURLNamesTheAddress(t *testing.T) {
 		if len(info.Warnings) != 1 || !strings.Contains(info.Warnings[0].Message, "reads as "+addr+":") {
 			t.Errorf("%s: warnings %+v, want one naming %s", raw, info.Warnings, addr)
 		}
+		if info.ASCIIHost != addr || !info.Lookalike() {
+			t.Errorf("%s: real name %q, want %s, shown as a name in disguise", raw, info.ASCIIHost, addr)
+		}
 	}
 	info, err := CheckURL("https://93.184.216.34/")
-	if err != nil || strings.Contains(info.Warnings[0].Message, "reads as") {
+	if err != nil || strings.Contains(info.Warnings[0].Message, "reads as") || info.Lookalike() {
 		t.Errorf("the usual form is named as written: %+v, %v", info, err)
 	}
 }
