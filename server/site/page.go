@@ -30,6 +30,7 @@ func (s *site) servePage(w http.ResponseWriter, r *http.Request, immutable bool)
 	if strings.HasPrefix(w.Header().Get("Content-Type"), "text/html") {
 		body = bytes.Replace(body, []byte(goappViewport), []byte(viewport), 1)
 		body = s.versionLoader(body)
+		body = rawHeadersFirst(body, s.app.RawHeaders)
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	}
@@ -81,3 +82,32 @@ func (s *site) versionLoader(page []byte) []byte {
 	}
 	return append(head[:len(head):len(head)], page[end:]...)
 }
+
+// rawHeadersFirst moves the page's own head elements (go-app's
+// RawHeaders, which it writes last in the head) to the head's start,
+// right after the charset. An inline script after a stylesheet link
+// waits for the stylesheet: on a first visit that held connect.js, and
+// with it the connection it opens while the wasm loads, and the parser,
+// until both stylesheets had come. A policy in a meta tag (the static
+// site's) rules only what follows it, so it belongs first as well.
+func rawHeadersFirst(page []byte, raw []string) []byte {
+	if len(raw) == 0 {
+		return page
+	}
+	start := bytes.Index(page, []byte(raw[0]))
+	end := bytes.Index(page, []byte("</head>"))
+	charset := bytes.Index(page, []byte(charsetMeta))
+	if start < 0 || end < start || charset < 0 || charset > start {
+		return page
+	}
+	at := charset + len(charsetMeta)
+	moved := make([]byte, 0, len(page)+1)
+	moved = append(moved, page[:at]...)
+	moved = append(moved, '\n')
+	moved = append(moved, bytes.TrimRight(page[start:end], "\n")...)
+	moved = append(moved, page[at:start]...)
+	return append(moved, page[end:]...)
+}
+
+// charsetMeta is how go-app opens every page's head.
+const charsetMeta = `<meta charset="UTF-8">`

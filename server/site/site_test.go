@@ -464,6 +464,12 @@ func wantInline(t *testing.T, opts *Options, name, want string) string {
 	if tag, _, _ := scriptTag(page, name); tag != "" {
 		t.Errorf("the page also links %s: %s", name, tag)
 	}
+	// An inline script waits for every stylesheet linked before it: on a
+	// first visit connect.js would open its connection only once both
+	// had come.
+	if sheet := strings.Index(page, `rel="stylesheet"`); sheet >= 0 && strings.Index(page, text) > sheet {
+		t.Errorf("the page runs %s after a stylesheet:\n%s", name, page)
+	}
 	return page
 }
 

@@ -75,7 +75,8 @@ func GenerateStatic(dir string, opts *StaticOptions) error {
 	// the loader falls back to Content-Length.
 	h := newAppHandler(version, env, prefixedResources{prefix: prefix})
 	scripts := widgetScripts(files, StorageScript)
-	// The policy first: it rules only what follows it. The referrer
+	// The policy first (and the page's head starts with these, see
+	// rawHeadersFirst): it rules only what follows it. The referrer
 	// policy is the bridge's header, for a host that sends none: a link
 	// the widget opens is not told the page it came from.
 	h.RawHeaders = append([]string{staticPolicy(scripts.hashes), `<meta name="referrer" content="no-referrer">`}, scripts.inline...)
@@ -86,7 +87,7 @@ func GenerateStatic(dir string, opts *StaticOptions) error {
 	if err := app.GenerateStaticWebsite(dir, h); err != nil {
 		return fmt.Errorf("failed to render the widget's pages: %w", err)
 	}
-	if err := dropRenderURL(filepath.Join(dir, "index.html")); err != nil {
+	if err := fixPage(filepath.Join(dir, "index.html"), h.RawHeaders); err != nil {
 		return err
 	}
 	return copyWeb(fsys, filepath.Join(dir, "web"))
@@ -99,13 +100,16 @@ func GenerateStatic(dir string, opts *StaticOptions) error {
 // go-app writes attributes in map order, so either order is matched.
 var renderURL = regexp.MustCompile(`<meta (?:content="http://127\.0\.0\.1:[0-9]+/[^"]*" property="og:url"|property="og:url" content="http://127\.0\.0\.1:[0-9]+/[^"]*")>\n?`)
 
-func dropRenderURL(name string) error {
+// fixPage makes the changes servePage makes to the bridge's page, less
+// the versioned loader, to the rendered page, and drops its og:url.
+func fixPage(name string, rawHeaders []string) error {
 	b, err := os.ReadFile(name)
 	if err != nil {
 		return fmt.Errorf("failed to read the rendered page: %w", err)
 	}
 	b = renderURL.ReplaceAll(b, nil)
 	b = bytes.Replace(b, []byte(goappViewport), []byte(viewport), 1)
+	b = rawHeadersFirst(b, rawHeaders)
 	return os.WriteFile(name, b, 0o644)
 }
 

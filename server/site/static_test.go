@@ -115,6 +115,10 @@ func TestStaticSitePolicy(t *testing.T) {
 	if hash < 0 || policy < 0 || bytes.Index(page, []byte(text)) < policy {
 		t.Errorf("the policy does not allow %s by its hash, or comes after it:\n%s", StorageScript, page)
 	}
+	// A policy in a meta tag rules only what comes after it: all of it.
+	if first := regexp.MustCompile(`<(?:link|script|style)[ >]`).FindIndex(page); first == nil || first[0] < policy {
+		t.Errorf("a stylesheet or script comes before the policy:\n%s", page)
+	}
 	if _, ok := pageInlineScript(string(page), ConnectScript); ok {
 		t.Errorf("a static page carries %s, which cannot know its bridge", ConnectScript)
 	}
