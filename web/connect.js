@@ -115,10 +115,15 @@
     // take makes the next `new WebSocket(url, [subprotocol])` return the
     // early connection, once, and returns null; coder/websocket creates
     // its socket that way and has no other door. Events it already had
-    // reach the new listeners after the current task, as a new socket's
-    // would. A connection that has ended is closed and not handed over:
-    // take returns the text frames it got instead (the bridge's refusal
-    // of the token, say), and the widget dials unless they refuse it.
+    // reach the new listeners once the code that made the socket has run
+    // (coder/websocket adds its listeners right after), never during it,
+    // as a new socket's would. In a microtask, not a task: between tasks
+    // the browser would first lay out and paint the page go-app has just
+    // built, for the form to replace it at once (10-20 ms of a load, by
+    // interleaved load benches). A connection that has ended is closed
+    // and not handed over: take returns the text frames it got instead
+    // (the bridge's refusal of the token, say), and the widget dials
+    // unless they refuse it.
     take() {
       if (ws.readyState !== RealWebSocket.CONNECTING && ws.readyState !== RealWebSocket.OPEN) {
         const frames = held.filter((e) => e.type === "message" && typeof e.data === "string").map((e) => e.data);
@@ -136,7 +141,7 @@
           throw new TypeError("formbridge: the early connection is to " + url + " (" + subprotocol + ")");
         }
         socket = new EarlySocket();
-        setTimeout(() => {
+        queueMicrotask(() => {
           while (held.length > 0) socket.relay(held.shift());
         });
         return socket;
