@@ -260,6 +260,14 @@ func (s *session) readUpstream() error {
 func (s *session) relayToHost(m *jsonrpc.Request) {
 	s.mu.Lock()
 	switch {
+	case m.IsCall() && len(s.asked) >= maxHostRequests:
+		// A host that answers nothing must not make the proxy remember
+		// every request an upstream puts to it.
+		s.mu.Unlock()
+		s.log.Warn("refused an upstream request: too many are waiting on the host", "method", m.Method, "limit", maxHostRequests)
+		s.writeUp(&jsonrpc.Response{ID: m.ID, Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
+			Message: fmt.Sprintf("the host has not answered %d earlier requests; try again once it has", maxHostRequests)}})
+		return
 	case m.IsCall():
 		s.asked[m.ID.Raw()] = true
 	case m.Method == methodCancelled:
@@ -271,6 +279,10 @@ func (s *session) relayToHost(m *jsonrpc.Request) {
 	s.mu.Unlock()
 	s.writeHost(m)
 }
+
+// maxHostRequests bounds the upstream's requests waiting on the host
+// (sampling, roots, pings): far more than any real session has open.
+const maxHostRequests = 1024
 
 // answered reports whether id names a request the upstream sent the host
 // and the host has not answered yet; it is answered from now on.
