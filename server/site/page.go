@@ -95,11 +95,22 @@ func rawHeadersFirst(page []byte, raw []string) []byte {
 		return page
 	}
 	start := bytes.Index(page, []byte(raw[0]))
-	end := bytes.Index(page, []byte("</head>"))
+	last := -1
+	if start >= 0 {
+		last = bytes.Index(page[start:], []byte(raw[len(raw)-1]))
+	}
 	charset := bytes.Index(page, []byte(charsetMeta))
-	if start < 0 || end < start || charset < 0 || charset > start {
+	if last < 0 || charset < 0 || charset > start {
 		return page
 	}
+	// The head's end after the last of them: a script's text may say
+	// "</head>" too.
+	last += start + len(raw[len(raw)-1])
+	end := bytes.Index(page[last:], []byte("</head>"))
+	if end < 0 {
+		return page
+	}
+	end += last
 	at := charset + len(charsetMeta)
 	moved := make([]byte, 0, len(page)+1)
 	moved = append(moved, page[:at]...)
