@@ -36,10 +36,10 @@ type URLInfo struct {
 	Domain string `json:"domain"` // registrable part to highlight, e.g. "example.co.uk"
 	// ASCIIHost is the host in the letters a browser puts on the wire
 	// ("xn--pple-43d.com" for "аpple.com"), set only when Host is
-	// written otherwise (international letters, characters a browser
-	// maps to others, an address in an old form such as "0x7f.1"): it
-	// cannot imitate another name. Domain is then the registrable part
-	// of the name opened.
+	// written otherwise (international letters, or characters a browser
+	// maps to others): it cannot imitate another name. Domain is then
+	// the registrable part of the name opened. (A numeric address's
+	// Domain is the address opened, whichever way Host writes it.)
 	ASCIIHost string       `json:"asciiHost,omitempty"`
 	Port      string       `json:"port,omitempty"`
 	Warnings  []URLWarning `json:"warnings,omitempty"`
@@ -93,12 +93,9 @@ func CheckURL(raw string) (*URLInfo, error) {
 		return nil, err
 	}
 	if isIP {
-		info.Host, info.Domain = host, host
-		if oldForm(host, addr) {
-			// "010.0.0.1" opens 8.0.0.1: named by the address it opens,
-			// as a name in disguise is.
-			info.ASCIIHost = addr.String()
-		}
+		// Shown as written, named by the address it opens: "010.0.0.1"
+		// opens 8.0.0.1.
+		info.Host, info.Domain = host, addr.String()
 		info.warn("ip_address", ipWarning(host, addr))
 	} else {
 		if err := info.setHost(host); err != nil {
@@ -106,7 +103,8 @@ func CheckURL(raw string) (*URLInfo, error) {
 		}
 	}
 	if scheme == "http" {
-		if !isLoopback(host, addr, isIP) {
+		// An address in disguise is no local development's.
+		if !isLoopback(host, addr, isIP) || isIP && oldForm(host, addr) {
 			return nil, errors.New("plain http links cannot be opened; only https links can")
 		}
 		info.warn("http", "The link is not secure (it starts with http, not https). It leads to this same computer")
@@ -115,8 +113,11 @@ func CheckURL(raw string) (*URLInfo, error) {
 		// The plain spelling when there is one: the point is to show
 		// the real site, and a look-alike name would seem to be it.
 		site := info.Host
-		if info.ASCIIHost != "" {
+		switch {
+		case info.ASCIIHost != "":
 			site = info.ASCIIHost
+		case isIP:
+			site = info.Domain
 		}
 		info.warn("userinfo", "The link starts with \""+u.User.Username()+"@\", which is not where it leads: it opens "+site)
 	}
@@ -141,18 +142,6 @@ func (i *URLInfo) setHost(host string) error {
 	ascii, err := hostToASCII(host)
 	if err != nil {
 		return errHostName
-	}
-	if endsInNumber(ascii) {
-		// Written in characters a browser maps to digits and dots
-		// ("１２７.０.０.１"): what it opens is an address, or nothing.
-		addr, ok := parseIPv4(ascii)
-		if !ok {
-			return errHostName
-		}
-		i.Host, i.Domain, i.ASCIIHost = writtenHost(strings.TrimSuffix(host, ".")), addr.String(), addr.String()
-		i.warn("disguised", "The site name is written with unusual characters that the browser reads as other ones: this link really opens "+addr.String()+".")
-		i.warn("ip_address", ipWarning(addr.String(), addr))
-		return nil
 	}
 	ascii = strings.TrimSuffix(ascii, ".")
 	labels := strings.Split(ascii, ".")

@@ -16,8 +16,9 @@ import (
 
 // parseIP reads a host (lower case, without brackets) that is an address
 // to a browser. bracketed says it was written in [ ], which makes it an
-// IPv6 address or nothing. A host that must be an address but is not a
-// valid one is errHostName.
+// IPv6 address or nothing. Otherwise it is an address when the name the
+// browser maps it to ends in a number ("１２７.０.０.１" is 127.0.0.1). A
+// host that must be an address but is not a valid one is errHostName.
 func parseIP(host string, bracketed bool) (addr netip.Addr, isIP bool, err error) {
 	if bracketed {
 		// Browsers read no zone ("%25eth0") and no IPv4 in brackets.
@@ -27,10 +28,11 @@ func parseIP(host string, bracketed bool) (addr netip.Addr, isIP bool, err error
 		}
 		return a, true, nil
 	}
-	if !endsInNumber(host) {
-		return netip.Addr{}, false, nil
+	ascii, aerr := hostToASCII(host)
+	if aerr != nil || !endsInNumber(ascii) {
+		return netip.Addr{}, false, nil // a name (setHost checks it)
 	}
-	a, ok := parseIPv4(host)
+	a, ok := parseIPv4(ascii)
 	if !ok {
 		return netip.Addr{}, false, errHostName
 	}
@@ -41,9 +43,9 @@ func parseIP(host string, bracketed bool) (addr netip.Addr, isIP bool, err error
 // written in another form than the usual four numbers.
 func ipWarning(host string, addr netip.Addr) string {
 	if oldForm(host, addr) {
-		return "The link goes to a numeric address written in an unusual way (" + host + "), which the browser reads as " + addr.String() + ": not a named site"
+		return "This link goes to the numeric address " + addr.String() + ", written in a disguised way (" + host + "), instead of a website's name."
 	}
-	return "The link goes to a numeric address (" + host + "), not a named site"
+	return "This link goes to a numeric address (" + host + ") instead of a website's name."
 }
 
 // oldForm reports whether host is an IPv4 address written otherwise
@@ -53,7 +55,8 @@ func oldForm(host string, addr netip.Addr) bool {
 }
 
 // endsInNumber is the URL Standard's "ends in a number": the host's last
-// label (before a final dot) is all digits, or a number in hex ("0x…").
+// label (before a final dot) is all digits, or "0x" and hex digits, of
+// any length (too large a number is then no address at all).
 func endsInNumber(host string) bool {
 	labels := strings.Split(host, ".")
 	if labels[len(labels)-1] == "" {
@@ -66,8 +69,11 @@ func endsInNumber(host string) bool {
 	if last != "" && strings.Trim(last, "0123456789") == "" {
 		return true
 	}
-	_, ok := ipv4Number(last)
-	return ok
+	hex, ok := strings.CutPrefix(last, "0x")
+	if !ok {
+		hex, ok = strings.CutPrefix(last, "0X")
+	}
+	return ok && strings.Trim(hex, "0123456789abcdefABCDEF") == ""
 }
 
 // parseIPv4 is the URL Standard's IPv4 parser: up to four numbers, each
@@ -103,8 +109,8 @@ func parseIPv4(host string) (netip.Addr, bool) {
 }
 
 // ipv4Number reads one part of an IPv4 host: "0x…" hex, "0…" octal, else
-// decimal; "0x" alone is zero. A number past 64 bits is no address
-// either way, so it fails too.
+// decimal; "0x" alone is zero. A number past 64 bits is too large for
+// any part of an address, so it fails too.
 func ipv4Number(s string) (uint64, bool) {
 	if s == "" {
 		return 0, false

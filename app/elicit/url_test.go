@@ -39,10 +39,10 @@ func TestCheckURL(t *testing.T) {
 		{"https://pаypal。com/", "pаypal。com", "pаypal.com", []string{"disguised", "mixed_script", "punycode"}},
 		{"https://93.184.216.34/", "93.184.216.34", "93.184.216.34", []string{"ip_address"}},
 		{"https://[2001:db8::1]:8443/", "2001:db8::1", "2001:db8::1", []string{"ip_address", "port"}},
-		{"https://0x7f.1/", "0x7f.1", "0x7f.1", []string{"ip_address"}},
-		{"https://010.0.0.1/", "010.0.0.1", "010.0.0.1", []string{"ip_address"}},
-		{"http://2130706433/", "2130706433", "2130706433", []string{"ip_address", "http"}},
-		{"https://\uff11\uff12\uff17.\uff10.\uff10.\uff11/", "\uff11\uff12\uff17.\uff10.\uff10.\uff11", "127.0.0.1", []string{"disguised", "ip_address"}},
+		{"https://0x7f.1/", "0x7f.1", "127.0.0.1", []string{"ip_address"}},
+		{"https://010.0.0.1/", "010.0.0.1", "8.0.0.1", []string{"ip_address"}},
+		{"https://\uff11\uff12\uff17.\uff10.\uff10.\uff11/", "\uff11\uff12\uff17.\uff10.\uff10.\uff11", "127.0.0.1", []string{"ip_address"}},
+		{"https://\uff11.2.3.4/", "\uff11.2.3.4", "1.2.3.4", []string{"ip_address"}},
 		{"http://localhost:8080/callback", "localhost", "localhost", []string{"http", "port"}},
 		{"http://app.localhost/", "app.localhost", "app.localhost", []string{"http"}},
 		{"http://127.0.0.1/", "127.0.0.1", "127.0.0.1", []string{"ip_address", "http"}},
@@ -111,6 +111,9 @@ func TestCheckURLRefusals(t *testing.T) {
 		// Numbers a browser must read as an address, and cannot.
 		"https://1.2.3.4.5/",
 		"https://0x100000000/",
+		"https://0x10000000000000000/", // past 64 bits: still a number to a browser
+		"https://a.0x10000000000000000/",
+		"https://1.0xfffffffffffffffff/",
 		"https://4294967296/",
 		"https://1.2.3.256/",
 		"https://1.2.65536/",
@@ -121,6 +124,9 @@ func TestCheckURLRefusals(t *testing.T) {
 		// Brackets hold an IPv6 address without a zone, or nothing.
 		"https://[fe80::1%25eth0]/",
 		"https://[1.2.3.4]/",
+		// An address in disguise is no local development's.
+		"http://0x7f.1/",
+		"http://2130706433/",
 		"https://example.com:0/",
 		"https://example.com:65536/",
 		"https://example.com:99999999999999999999/",
@@ -216,8 +222,9 @@ func TestUserinfoWarningNamesRealSite(t *testing.T) {
 }
 
 // TestCheckURLNamesTheAddress: a numeric host in one of the old forms
-// browsers still read is shown as written, and named, in its warning
-// and as its real name, by the address it really opens.
+// browsers still read is shown as written, and named, as its domain and
+// in its warning, by the address it really opens; nothing calls it a
+// website pretending to be another.
 func TestCheckURLNamesTheAddress(t *testing.T) {
 	t.Parallel()
 	for raw, addr := range map[string]string{
@@ -231,15 +238,41 @@ func TestCheckURLNamesTheAddress(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", raw, err)
 		}
-		if len(info.Warnings) != 1 || !strings.Contains(info.Warnings[0].Message, "reads as "+addr+":") {
+		if len(info.Warnings) != 1 || !strings.Contains(info.Warnings[0].Message, "address "+addr+", written in a disguised way") {
 			t.Errorf("%s: warnings %+v, want one naming %s", raw, info.Warnings, addr)
 		}
-		if info.ASCIIHost != addr || !info.Lookalike() {
-			t.Errorf("%s: real name %q, want %s, shown as a name in disguise", raw, info.ASCIIHost, addr)
+		if info.Domain != addr || info.Lookalike() {
+			t.Errorf("%s: domain %q, want %s, and not a look-alike name", raw, info.Domain, addr)
 		}
 	}
 	info, err := CheckURL("https://93.184.216.34/")
-	if err != nil || strings.Contains(info.Warnings[0].Message, "reads as") || info.Lookalike() {
+	if err != nil || strings.Contains(info.Warnings[0].Message, "disguised") || info.Lookalike() {
 		t.Errorf("the usual form is named as written: %+v, %v", info, err)
+	}
+}
+
+// The URL Standard's number rules, case by case: what ends in a number
+// (and so must be an address), and the address it is.
+func TestIPv4Rules(t *testing.T) {
+	t.Parallel()
+	for host, want := range map[string]bool{
+		"1.2.3.4": true, "1.2.3.4.": true, "1.2.3.4..": false, "example.com": false, "0x": true, "a.0x": true,
+		"0x.0x": true, "00": true, "08": true, "0x" + strings.Repeat("f", 17): true, "0xg": false, "a.1e": false,
+		".": false, "": false, "x.09": true,
+	} {
+		if got := endsInNumber(host); got != want {
+			t.Errorf("endsInNumber(%q) = %v, want %v", host, got, want)
+		}
+	}
+	for host, want := range map[string]string{
+		"1.2.3.4": "1.2.3.4", "1.2.3.4.": "1.2.3.4", "0x": "0.0.0.0", "0x.0x": "0.0.0.0", "00": "0.0.0.0",
+		"010.0.0.1": "8.0.0.1", "0x7f.1": "127.0.0.1", "192.168.1": "192.168.0.1", "4294967295": "255.255.255.255",
+		"08": "", "4294967296": "", "1.2.3.256": "", "1.2.3.4.5": "", "256.1": "", "1.16777216": "", "a.0x": "",
+		"0x" + strings.Repeat("f", 17): "", "1..2": "", "-1": "", "+1": "",
+	} {
+		addr, ok := parseIPv4(host)
+		if got := addr.String(); !ok && want != "" || ok && got != want {
+			t.Errorf("parseIPv4(%q) = %s, %v; want %q", host, got, ok, want)
+		}
 	}
 }
