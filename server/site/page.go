@@ -94,30 +94,21 @@ func rawHeadersFirst(page []byte, raw []string) []byte {
 	if len(raw) == 0 {
 		return page
 	}
-	start := bytes.Index(page, []byte(raw[0]))
-	last := -1
-	if start >= 0 {
-		last = bytes.Index(page[start:], []byte(raw[len(raw)-1]))
-	}
+	// The elements exactly as go-app writes them, one per line, last in
+	// the head: nothing else is moved, whatever else the page holds.
+	block := []byte(strings.Join(raw, "\n"))
+	start := bytes.Index(page, append(block[:len(block):len(block)], "\n</head>"...))
 	charset := bytes.Index(page, []byte(charsetMeta))
-	if last < 0 || charset < 0 || charset > start {
+	if start < 0 || charset < 0 || charset > start {
 		return page
 	}
-	// The head's end after the last of them: a script's text may say
-	// "</head>" too.
-	last += start + len(raw[len(raw)-1])
-	end := bytes.Index(page[last:], []byte("</head>"))
-	if end < 0 {
-		return page
-	}
-	end += last
-	at := charset + len(charsetMeta)
+	at, end := charset+len(charsetMeta), start+len(block)
 	moved := make([]byte, 0, len(page)+1)
 	moved = append(moved, page[:at]...)
 	moved = append(moved, '\n')
-	moved = append(moved, bytes.TrimRight(page[start:end], "\n")...)
+	moved = append(moved, block...)
 	moved = append(moved, page[at:start]...)
-	return append(moved, page[end:]...)
+	return append(moved, page[end+1:]...)
 }
 
 // charsetMeta is how go-app opens every page's head.
