@@ -151,6 +151,7 @@ type session struct {
 	byHost   map[any]*call               // by the host's id
 	elicits  map[any]*context.CancelFunc // upstream elicitation/create being answered, by its id (a pointer, so cleanup can tell its own entry)
 	asked    map[any]bool                // ids of the upstream's requests relayed to the host and not yet answered
+	hostFull bool                        // asked is full: requests are refused (logged once per spell)
 	urls     map[string]chan struct{}    // URL elicitations awaiting completion, by elicitationId
 	server   wire.Implementation         // who the upstream says it is
 	protocol string                      // negotiated protocol version
@@ -263,8 +264,12 @@ func (s *session) relayToHost(m *jsonrpc.Request) {
 	case m.IsCall() && len(s.asked) >= maxHostRequests:
 		// A host that answers nothing must not make the proxy remember
 		// every request an upstream puts to it.
+		first := !s.hostFull
+		s.hostFull = true
 		s.mu.Unlock()
-		s.log.Warn("refused an upstream request: too many are waiting on the host", "method", m.Method, "limit", maxHostRequests)
+		if first { // once per spell, not once per request of a flood
+			s.log.Warn("refusing the upstream's requests to the host: too many are waiting for its answers", "method", m.Method, "limit", maxHostRequests)
+		}
 		s.writeUp(&jsonrpc.Response{ID: m.ID, Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
 			Message: fmt.Sprintf("the host has not answered %d earlier requests; try again once it has", maxHostRequests)}})
 		return
@@ -272,8 +277,9 @@ func (s *session) relayToHost(m *jsonrpc.Request) {
 		s.asked[m.ID.Raw()] = true
 	case m.Method == methodCancelled:
 		// The upstream no longer wants the answer.
-		if key, ok := requestIDKey(m.Params); ok {
+		if key, ok := requestIDKey(m.Params); ok && s.asked[key] {
 			delete(s.asked, key)
+			s.hostFull = false
 		}
 	}
 	s.mu.Unlock()
@@ -294,6 +300,7 @@ func (s *session) answered(id jsonrpc.ID) bool {
 		return false
 	}
 	delete(s.asked, key)
+	s.hostFull = false
 	return true
 }
 
