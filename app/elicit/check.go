@@ -39,7 +39,11 @@ func (f *Field) checkString(s string) *FieldError {
 		}
 	}
 	if f.Format != FormatNone && !validFormat(f.Format, s) {
-		return f.fail(CodeFormat)
+		fe := f.fail(CodeFormat)
+		if f.Format == FormatEmail && !isASCII(s) {
+			fe.Message = "Enter the email address in plain letters a to z, without accents, like name@example.com"
+		}
+		return fe
 	}
 	if f.Pattern != "" {
 		re := f.regexp()

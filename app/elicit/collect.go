@@ -14,6 +14,10 @@ type CollectOptions struct {
 	// -Date.getTimezoneOffset() of that date and time, so a summer date
 	// gets the summer offset.
 	UTCOffset func(local time.Time) time.Duration
+	// Skipped reports a local date and time that the person's clock never
+	// shows: the hour skipped when summer time starts. Such a time has no
+	// offset to send it with; nil means none is skipped.
+	Skipped func(local time.Time) bool
 }
 
 // Collect turns the raw inputs of a form, as a browser gives them, into
@@ -56,8 +60,9 @@ func (f *Field) collect(raw []string, opts *CollectOptions) (any, *FieldError) {
 		s = raw[0]
 	}
 	// A person's stray spaces around a number, an address or a date are
-	// not part of the answer; free text is sent as typed.
-	if f.Kind != KindString || f.Format != FormatNone {
+	// not part of the answer; free text is sent as typed, and a choice's
+	// value as the server wrote it (" a" is an option of its own).
+	if f.Kind != KindSelect && (f.Kind != KindString || f.Format != FormatNone) {
 		s = strings.TrimSpace(s)
 	}
 	if s == "" {
@@ -101,6 +106,11 @@ func (f *Field) collect(raw []string, opts *CollectOptions) (any, *FieldError) {
 			local, err := parseLocal(s)
 			if err != nil {
 				return nil, f.fail(CodeFormat)
+			}
+			if opts != nil && opts.Skipped != nil && opts.Skipped(local) {
+				fe := f.fail(CodeFormat)
+				fe.Message = "This time does not exist where you are: the clocks go forward then. Choose another time"
+				return nil, fe
 			}
 			var offset time.Duration
 			if opts != nil && opts.UTCOffset != nil {

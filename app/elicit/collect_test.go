@@ -3,6 +3,7 @@ package elicit
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -116,6 +117,15 @@ func TestCollectOffset(t *testing.T) {
 	if got := codes(errs); !reflect.DeepEqual(got, []string{"at:format"}) {
 		t.Errorf("an impossible offset gave %q, want a format error", got)
 	}
+	// The hour the clocks skip has no offset to go with: refused, saying why.
+	skipped := &CollectOptions{UTCOffset: offset, Skipped: func(local time.Time) bool { return local.Hour() == 2 && local.Day() == 29 }}
+	_, errs = form.Collect(Inputs{"at": {"2026-03-29T02:30"}}, skipped)
+	if len(errs) != 1 || errs[0].Code != CodeFormat || !strings.Contains(errs[0].Message, "does not exist where you are") {
+		t.Errorf("a skipped time gave %+v, want a format error saying it does not exist", errs)
+	}
+	if content, errs := form.Collect(Inputs{"at": {"2026-03-29T03:30"}}, skipped); errs != nil || content["at"] != "2026-03-29T03:30:00+01:00" {
+		t.Errorf("the next hour gave %v, %+v", content, errs)
+	}
 }
 
 func TestCollectMessages(t *testing.T) {
@@ -124,11 +134,13 @@ func TestCollectMessages(t *testing.T) {
 		"n":{"type":"integer","minimum":1,"maximum":100},
 		"e":{"type":"string","format":"email"},
 		"t":{"type":"string","minLength":3},
+		"i":{"type":"string","format":"email"},
 		"m":{"type":"array","items":{"enum":["a","b","c"]},"maxItems":2}}}`)
-	_, errs := form.Collect(Inputs{"n": {"1.5"}, "e": {"x"}, "t": {"ab"}, "m": {"a", "b", "c"}}, nil)
+	_, errs := form.Collect(Inputs{"n": {"1.5"}, "e": {"x"}, "i": {"josé@example.com"}, "t": {"ab"}, "m": {"a", "b", "c"}}, nil)
 	want := map[string]string{
 		"n": "Enter a whole number between 1 and 100",
 		"e": "Enter an email address, like name@example.com",
+		"i": "Enter the email address in plain letters a to z, without accents, like name@example.com",
 		"t": "Enter at least 3 characters",
 		"m": "Choose at most 2",
 	}
@@ -140,4 +152,40 @@ func TestCollectMessages(t *testing.T) {
 			t.Errorf("%s: message %q, want %q", e.Field, e.Message, want[e.Field])
 		}
 	}
+}
+
+// A choice's value goes as the server wrote it: " a" is an option of its
+// own (trimmed, it was no option at all and could never be chosen), and
+// an untouched form sends its defaults.
+func TestCollectKeepsChoiceValues(t *testing.T) {
+	t.Parallel()
+	form := mustParse(t, `{"type":"object","properties":{
+		"v":{"type":"string","enum":[" a","b"],"default":" a"},
+		"w":{"type":"string","oneOf":[{"const":" ","title":"Blank"},{"const":"Yes ","title":"Yes"}]}},"required":["w"]}`)
+	got, errs := form.Collect(Inputs{"v": {" a"}, "w": {" "}}, nil)
+	if len(errs) != 0 || got["v"] != " a" || got["w"] != " " {
+		t.Errorf("got %q, errors %+v; want v \" a\" and w \" \"", got, errs)
+	}
+	got, errs = form.Collect(Inputs{"w": {"Yes "}}, nil)
+	if len(errs) != 0 || got["w"] != "Yes " {
+		t.Errorf("got %q, errors %+v; want w \"Yes \"", got, errs)
+	}
+	if got, errs := form.Collect(form.Initial(), nil); len(errs) != 1 || errs[0].Field != "w" || got != nil {
+		t.Errorf("untouched: %q, %+v; want only w required", got, errs)
+	}
+	got, errs = form.Collect(mergeInputs(form.Initial(), Inputs{"w": {" "}}), nil)
+	if len(errs) != 0 || got["v"] != form.Defaults()["v"] {
+		t.Errorf("the default went as %q (errors %+v), want %q", got["v"], errs, form.Defaults()["v"])
+	}
+}
+
+func mergeInputs(a, b Inputs) Inputs {
+	out := Inputs{}
+	for k, v := range a {
+		out[k] = v
+	}
+	for k, v := range b {
+		out[k] = v
+	}
+	return out
 }

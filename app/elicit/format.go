@@ -32,10 +32,13 @@ func validFormat(fm Format, s string) bool {
 // display names and address literals are refused: people do not type
 // them, and a server asking for an address does not expect them. A
 // domain without a dot (user@localhost) is accepted, as the RFC and
-// browsers do. Non-ASCII letters are accepted (RFC 6531 addresses).
+// browsers do. Letters beyond ASCII are not: they make an "idn-email"
+// (RFC 6531), which servers checking "email" refuse (the TypeScript
+// SDK's validator does). Chromium's email box gives an international
+// domain in its ASCII form (xn--…) already.
 func validEmail(s string) bool {
 	at := strings.LastIndexByte(s, '@')
-	if at <= 0 || at == len(s)-1 || !utf8.ValidString(s) {
+	if at <= 0 || at == len(s)-1 || !isASCII(s) {
 		return false
 	}
 	local, domain := s[:at], s[at+1:]
@@ -101,8 +104,10 @@ func unfitInAddress(r rune) bool {
 }
 
 // validURI reports whether s is an absolute URI (RFC 3986 §4.3): a
-// scheme, then characters the RFC allows. For http and https a host is
-// required too, since "https://" alone is a slip, not an address.
+// scheme, then characters the RFC allows: "%" only before two hex
+// digits, "[" and "]" only around an IP literal host, one "#" at most.
+// For http and https a host is required too, since "https://" alone is a
+// slip, not an address.
 func validURI(s string) bool {
 	if s == "" || len(s) > 8192 {
 		return false
@@ -112,13 +117,33 @@ func validURI(s string) bool {
 		if c <= ' ' || c >= 0x7f || strings.IndexByte(`"<>\^`+"`{|}", c) >= 0 {
 			return false
 		}
+		if c == '%' && (i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2])) {
+			return false
+		}
 	}
 	u, err := url.Parse(s)
-	if err != nil || u.Scheme == "" || !validScheme(s[:len(u.Scheme)]) {
+	if err != nil || u.Scheme == "" || !validScheme(s[:len(u.Scheme)]) || strings.Count(s, "#") > 1 {
+		return false
+	}
+	if brackets := strings.Count(s, "[") + strings.Count(s, "]"); brackets > 0 &&
+		(brackets != 2 || !strings.HasPrefix(u.Host, "[") || !strings.Contains(u.Host, "]")) {
 		return false
 	}
 	if (u.Scheme == "http" || u.Scheme == "https") && u.Host == "" {
 		return false
+	}
+	return true
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
 	}
 	return true
 }

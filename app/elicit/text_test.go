@@ -77,7 +77,9 @@ func TestFormats(t *testing.T) {
 		{FormatEmail, "name@example.com", true},
 		{FormatEmail, "first.last+tag@sub.example.co.uk", true},
 		{FormatEmail, "user@localhost", true},
-		{FormatEmail, "josé@exämple.com", true},
+		{FormatEmail, "josé@example.com", false}, // an idn-email, which "email" servers refuse
+		{FormatEmail, "ann@exämple.com", false},
+		{FormatEmail, "ann@xn--exmple-cua.com", true}, // as Chromium's email box gives it
 		{FormatEmail, "name@", false},
 		{FormatEmail, "@example.com", false},
 		{FormatEmail, "a..b@example.com", false},
@@ -98,6 +100,13 @@ func TestFormats(t *testing.T) {
 		{FormatURI, "https://", false},
 		{FormatURI, "https://exa mple.com", false},
 		{FormatURI, "1http://example.com", false},
+		{FormatURI, "https://[::1]:8080/x", true},
+		{FormatURI, "https://example.com/%41", true},
+		{FormatURI, "https://example.com/?q[]=1", false}, // RFC 3986: brackets only around an IP literal
+		{FormatURI, "https://example.com/a[1]", false},
+		{FormatURI, "https://example.com/a#b#c", false},
+		{FormatURI, "https://example.com/%zz", false},
+		{FormatURI, "https://example.com/?q=%4", false},
 		{FormatDate, "2024-02-29", true},
 		{FormatDate, "2025-02-29", false},
 		{FormatDate, "2026-1-5", false},
