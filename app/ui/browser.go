@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/formbridge/formbridge/app/elicit"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -49,10 +50,34 @@ func utcOffset(local time.Time) time.Duration {
 	if !app.IsClient {
 		return 0
 	}
-	d := app.Window().Get("Date").New(local.Year(), int(local.Month())-1, local.Day(), local.Hour(), local.Minute(), local.Second())
 	// getTimezoneOffset is minutes *behind* UTC: -60 for UTC+1.
-	return -time.Duration(d.Call("getTimezoneOffset").Int()) * time.Minute
+	return -time.Duration(localDate(local).Call("getTimezoneOffset").Int()) * time.Minute
 }
+
+// skippedTime reports whether the person's clock never shows local: the
+// browser moves a time in the hour skipped when summer time starts
+// (02:30 becomes 03:30), so the Date it makes reads otherwise.
+func skippedTime(local time.Time) bool {
+	if !app.IsClient {
+		return false
+	}
+	d := localDate(local)
+	return d.Call("getHours").Int() != local.Hour() || d.Call("getMinutes").Int() != local.Minute()
+}
+
+// localDate is a JavaScript Date at the wall-clock time local (read in
+// time.UTC) in the person's time zone. setFullYear, not the Date
+// constructor, which reads years 0 to 99 as 1900 to 1999.
+func localDate(local time.Time) app.Value {
+	d := app.Window().Get("Date").New(2000, 0, 1)
+	d.Call("setFullYear", local.Year(), int(local.Month())-1, local.Day())
+	d.Call("setHours", local.Hour(), local.Minute(), local.Second(), 0)
+	return d
+}
+
+// collectOptions reads a datetime-local control's answer as the
+// person's wall clock means it.
+var collectOptions = &elicit.CollectOptions{UTCOffset: utcOffset, Skipped: skippedTime}
 
 // focusElement moves keyboard focus to the element with id.
 func focusElement(id string) {

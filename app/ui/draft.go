@@ -26,6 +26,10 @@ type draft struct {
 	// Rejected are the bridge's errors for the last answer sent; each
 	// stays until the person changes that field.
 	Rejected map[string]string `json:"-"`
+	// Unfinished are the date boxes showing part of a date, by key, with
+	// what to say: a browser gives such a box's value as "", so the
+	// answer would read as none (see requestCard.readUnfinished).
+	Unfinished map[string]string `json:"-"`
 
 	// Sent is the action sent and not yet confirmed ("" when none);
 	// Opened is set once a URL-mode link was opened. Neither survives a
@@ -107,19 +111,36 @@ func (d *draft) touch(key string) bool {
 	return true
 }
 
-// check recomputes the errors of the inputs against form.
+// check recomputes the errors of the inputs against form. A date box
+// left half filled in (Unfinished) is an error of its own, whatever its
+// empty value would have said.
 func (d *draft) check(form *elicit.Form, opts *elicit.CollectOptions) (map[string]any, bool) {
 	content, errs := form.Collect(d.Inputs, opts)
-	d.Errors = make(map[string]string, len(errs))
+	d.Errors = make(map[string]string, len(errs)+len(d.Unfinished))
 	d.Order = d.Order[:0]
-	for _, e := range errs {
-		if _, dup := d.Errors[e.Field]; dup {
-			continue
+	add := func(key, msg string) {
+		if _, dup := d.Errors[key]; !dup {
+			d.Errors[key] = msg
+			d.Order = append(d.Order, key)
 		}
-		d.Errors[e.Field] = e.Message
-		d.Order = append(d.Order, e.Field)
 	}
-	return content, len(errs) == 0
+	first := make(map[string]string, len(errs))
+	for _, e := range errs {
+		if _, dup := first[e.Field]; !dup {
+			first[e.Field] = e.Message
+		}
+	}
+	for _, fd := range form.Fields {
+		if m := d.Unfinished[fd.Key]; m != "" {
+			add(fd.Key, m)
+		} else if m, ok := first[fd.Key]; ok {
+			add(fd.Key, m)
+		}
+	}
+	for _, e := range errs {
+		add(e.Field, e.Message) // an error of no field of the form: none so far
+	}
+	return content, len(d.Errors) == 0
 }
 
 // shownError is the message to show next to a field now: the bridge's

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/formbridge/formbridge/app/elicit"
@@ -35,5 +36,27 @@ func TestRequiredShownOnlyOnceChangedOrSent(t *testing.T) {
 	d.Submitted = true
 	if d.shownError("b") == "" {
 		t.Fatal("Send did not show the untouched field's error")
+	}
+}
+
+// An unfinished date box is an error in its place among the others, in
+// its own words, even when its field is optional (its value reads "").
+func TestUnfinishedDateIsAnError(t *testing.T) {
+	req, err := elicit.ParseRequest([]byte(`{"message":"m","requestedSchema":{"type":"object","properties":{
+		"a":{"type":"string"},"day":{"type":"string","format":"date"},"c":{"type":"integer"}},"required":["a"]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &draft{Inputs: elicit.Inputs{"c": {"x"}}, Unfinished: map[string]string{"day": "Finish the date"}}
+	if _, ok := d.check(req.Form, nil); ok {
+		t.Fatal("a form with a half-typed date checks as valid")
+	}
+	if got := strings.Join(d.Order, ","); got != "a,day,c" || d.Errors["day"] != "Finish the date" {
+		t.Errorf("errors %v in order %s; want a, day (its own words), c", d.Errors, got)
+	}
+	delete(d.Unfinished, "day")
+	d.Inputs = elicit.Inputs{"a": {"x"}}
+	if _, ok := d.check(req.Form, nil); !ok {
+		t.Errorf("finished, the form still has errors %v", d.Errors)
 	}
 }

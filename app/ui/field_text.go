@@ -90,7 +90,7 @@ func (f *requestCard) renderText(i int, fd *elicit.Field) app.UI {
 			OnInput(f.onFieldInput(fd.Key), scope...).
 			OnKeyDown(f.onTextKeyDown, scope...)
 		if fd.MaxLength != nil {
-			ta.Attr("maxlength", *fd.MaxLength)
+			ta.Attr("maxlength", boxLength(*fd.MaxLength))
 		}
 		if d := p.describedBy(); d != "" {
 			ta.Aria("describedby", d)
@@ -102,10 +102,25 @@ func (f *requestCard) renderText(i int, fd *elicit.Field) app.UI {
 		in.Dir("auto")
 	}
 	if fd.MaxLength != nil {
-		in.Attr("maxlength", *fd.MaxLength)
+		in.Attr("maxlength", boxLength(*fd.MaxLength))
+	}
+	switch fd.Format {
+	case elicit.FormatDate:
+		// Without a bound the browser's year takes six digits, and no
+		// year past 9999 is a valid answer.
+		in.Attr("min", "0001-01-01").Attr("max", "9999-12-31")
+	case elicit.FormatDateTime:
+		in.Attr("min", "0001-01-01T00:00").Attr("max", "9999-12-31T23:59")
 	}
 	return f.wrapOne(i, p, in)
 }
+
+// boxLength is a text box's maxlength for a field's maxLength. JSON
+// Schema counts characters (code points) and a browser counts UTF-16
+// units, two for an emoji: a bound of maxLength would stop "👍👍" at a
+// maxLength of 2. Twice that lets every valid answer be typed and still
+// bounds a paste; the field's check says when there is too much.
+func boxLength(maxLength int) int { return 2 * maxLength }
 
 // textInput is the <input> of a text, date or number field, with what
 // every such box carries: its starting value, no autocomplete, its aria

@@ -93,12 +93,14 @@ func TestFormRendersEachKind(t *testing.T) {
 		key, sel string
 		attrs    map[string]string
 	}{
-		{"name", "input", map[string]string{"type": "text", "maxlength": "50", "aria-required": "true"}},
+		// maxLength 50 counts characters, maxlength UTF-16 units: twice as
+		// many, so that 50 emoji fit (the check says when there are more).
+		{"name", "input", map[string]string{"type": "text", "maxlength": "100", "aria-required": "true"}},
 		{"bio", "textarea", nil},
 		{"email", "input", map[string]string{"type": "email"}},
 		{"site", "input", map[string]string{"type": "url"}},
-		{"day", "input", map[string]string{"type": "date", "value": "2026-12-31"}},
-		{"when", "input", map[string]string{"type": "datetime-local", "value": "2026-12-31T09:30"}},
+		{"day", "input", map[string]string{"type": "date", "value": "2026-12-31", "min": "0001-01-01", "max": "9999-12-31"}},
+		{"when", "input", map[string]string{"type": "datetime-local", "value": "2026-12-31T09:30", "min": "0001-01-01T00:00", "max": "9999-12-31T23:59"}},
 		{"age", "input", map[string]string{"type": "text", "inputmode": "numeric", "min": "", "max": ""}},
 		{"ratio", "input", map[string]string{"type": "text", "inputmode": "", "value": "2.5"}},
 		{"agree", "input", map[string]string{"type": "checkbox", "checked": "false"}},

@@ -92,7 +92,7 @@ func checkedLink(url string, l *elicit.URLInfo) *elicit.URLInfo {
 // already knows whether it can be sent.
 func (it *item) check() {
 	if it.Form != nil {
-		it.Draft.check(it.Form, &elicit.CollectOptions{UTCOffset: utcOffset})
+		it.Draft.check(it.Form, collectOptions)
 	}
 }
 

@@ -180,7 +180,7 @@ func (f *requestCard) showDraft(switched bool) {
 
 // check validates the draft; it reports whether the form may be sent.
 func (f *requestCard) check() (map[string]any, bool) {
-	return f.Item.Draft.check(f.Item.Form, &elicit.CollectOptions{UTCOffset: utcOffset})
+	return f.Item.Draft.check(f.Item.Form, collectOptions)
 }
 
 // save keeps the draft in session storage so it survives a reload, all
@@ -214,8 +214,47 @@ func (f *requestCard) edited(ctx app.Context) {
 func (f *requestCard) onFieldInput(key string) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
 		f.Item.Draft.set(key, ctx.JSSrc().Get("value").String())
+		f.noteUnfinished(f.Item.Form.Field(key), ctx.JSSrc())
 		f.edited(ctx)
 	}
+}
+
+// noteUnfinished records whether a date box shows part of a date. The
+// browser then gives its value as "" (validity.badInput) and sends no
+// input event while the person types the rest, so a date typed all but
+// its year would go as no answer, or "This is required" show beside a
+// box that visibly holds most of a date. It reports a change.
+func (f *requestCard) noteUnfinished(fd *elicit.Field, box app.Value) bool {
+	if fd == nil || fd.Format != elicit.FormatDate && fd.Format != elicit.FormatDateTime || !box.Truthy() {
+		return false
+	}
+	d := f.Item.Draft
+	switch unfinished := box.Get("validity").Get("badInput").Bool(); {
+	case unfinished && d.Unfinished[fd.Key] == "":
+		if d.Unfinished == nil {
+			d.Unfinished = map[string]string{}
+		}
+		d.Unfinished[fd.Key] = "Finish the date: day, month and year"
+		if fd.Format == elicit.FormatDateTime {
+			d.Unfinished[fd.Key] = "Finish the date and the time"
+		}
+		d.set(fd.Key) // no value until it is whole; and the person changed it
+		return true
+	case !unfinished && d.Unfinished[fd.Key] != "":
+		delete(d.Unfinished, fd.Key)
+		return true
+	}
+	return false
+}
+
+// noteUnfinishedAll looks at every date box of the form (see
+// noteUnfinished) and reports whether any changed.
+func (f *requestCard) noteUnfinishedAll() bool {
+	changed := false
+	for i := range f.Item.Form.Fields {
+		changed = f.noteUnfinished(&f.Item.Form.Fields[i], app.Window().GetElementByID(f.ids(i).control)) || changed
+	}
+	return changed
 }
 
 // onOptionPick handles a radio button being chosen (select options,
@@ -259,7 +298,11 @@ func (f *requestCard) onFieldLeave(key string) app.EventHandler {
 			f.deferred, f.deferredFor = append(f.deferred, key), f.Item.ID
 			return
 		}
-		if f.Item.Draft.touch(key) {
+		unfinished := f.noteUnfinished(f.Item.Form.Field(key), ctx.JSSrc().Call("querySelector", "input"))
+		if unfinished {
+			f.check()
+		}
+		if f.Item.Draft.touch(key) || unfinished {
 			f.save()
 		}
 	}
@@ -273,6 +316,7 @@ func (f *requestCard) onAccept(ctx app.Context, e app.Event) {
 	if d.Sent != "" {
 		return
 	}
+	f.noteUnfinishedAll()
 	content, ok := f.check()
 	if !ok || len(d.Rejected) > 0 {
 		d.Submitted = true
