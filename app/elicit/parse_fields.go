@@ -67,19 +67,27 @@ func (p *schemaParser) stringField(f *Field, v *jvalue, path string) bool {
 			p.add(path+"/pattern", "pattern is longer than %d bytes", MaxPatternLength)
 			ok = false
 		default:
-			if !p.weighPattern(pat.s, path+"/pattern") {
-				ok = false
-				break
-			}
-			re, err := regexp.Compile(pat.s)
+			// Checked as the server's JavaScript validator reads it; the
+			// form carries the same pattern in RE2 (pattern_ecma.go).
+			src, err := ecmaToRE2(pat.s)
 			if err != nil {
-				p.add(path+"/pattern", "pattern is not a regular expression formbridge can check (RE2 syntax: no lookaround or backreferences): %v", err)
+				p.add(path+"/pattern", "pattern cannot be read as JSON Schema reads it: %v", err)
 				ok = false
 				break
 			}
-			f.Pattern, f.pattern = pat.s, re
+			if !p.weighPattern(src, path+"/pattern") {
+				ok = false
+				break
+			}
+			re, err := regexp.Compile(src)
+			if err != nil {
+				p.add(path+"/pattern", "pattern is not a regular expression formbridge can check (no lookaround or backreferences): %v", err)
+				ok = false
+				break
+			}
+			f.Pattern, f.pattern = src, re
 			if f.Format == FormatNone {
-				f.Example = patternExample(pat.s, re, f.MinLength, f.MaxLength)
+				f.Example = patternExample(src, re, f.MinLength, f.MaxLength)
 			}
 		}
 	}

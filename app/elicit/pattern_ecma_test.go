@@ -1,0 +1,80 @@
+package elicit
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// A schema's pattern is read as JavaScript reads it (the server's own
+// validator), whatever RE2 would make of the same text.
+func TestPatternAsJavaScriptReadsIt(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		pattern string
+		match   []string
+		miss    []string
+	}{
+		// \s takes the no-break space, U+3000 and the other spaces.
+		{`^\w+\s\w+$`, []string{"John Smith", "John\u00a0Smith", "John\u3000Smith", "John\u2009Smith"}, []string{"JohnSmith"}},
+		{`^\S+$`, []string{"abc"}, []string{"a\u00a0b", "a\u2028b", "a\ufeffb"}},
+		{`^[\s,]+$`, []string{" ,\u00a0"}, []string{"a"}},
+		// . leaves out line terminators.
+		{`^a.b$`, []string{"a b", "a\u00a0b"}, []string{"a\nb", "a\u2028b", "a\u2029b", "a\rb"}},
+		{`^[^]{3}$`, []string{"a\nb"}, []string{"ab"}},
+		// Escapes only JavaScript has.
+		{`^[\u00C0-\u00FF]+$`, []string{"Éà"}, []string{"E"}},
+		{`^\u{1F600}$`, []string{"😀"}, []string{"a"}},
+		{`^\uD83D\uDE00$`, []string{"😀"}, []string{"\ufffd"}},
+		{`^a\cJb$`, []string{"a\nb"}, []string{"ab"}},
+		{`^\p{Script=Greek}+$`, []string{"αβγ"}, []string{"abc"}},
+		{`^\p{L}{2}$`, []string{"éa"}, []string{"1a"}},
+		// The same in both.
+		{`^\d{3}-\d{4}$`, []string{"555-1234"}, []string{"٥٥٥-1234"}},
+		{`^(?:ab|cd){1,2}$`, []string{"abcd"}, []string{"abc"}},
+		{`^(?<code>[A-Z]{3})$`, []string{"ABC"}, []string{"abc"}},
+		{`^\x41\.\/$`, []string{"A./"}, []string{"B./"}},
+		{`^[a\-z]$`, []string{"-"}, []string{"b"}},
+	} {
+		src, err := ecmaToRE2(tt.pattern)
+		if err != nil {
+			t.Errorf("%s: %v", tt.pattern, err)
+			continue
+		}
+		re, err := regexp.Compile(src)
+		if err != nil {
+			t.Errorf("%s as %s: %v", tt.pattern, src, err)
+			continue
+		}
+		for _, s := range tt.match {
+			if !re.MatchString(s) {
+				t.Errorf("%s (%s) does not match %q", tt.pattern, src, s)
+			}
+		}
+		for _, s := range tt.miss {
+			if re.MatchString(s) {
+				t.Errorf("%s (%s) matches %q", tt.pattern, src, s)
+			}
+		}
+	}
+}
+
+// What only Go's syntax has (or JavaScript reads otherwise) is refused,
+// saying what; the server's validator could not have checked it.
+func TestPatternRefusesGoOnlySyntax(t *testing.T) {
+	t.Parallel()
+	for _, p := range []string{
+		`(?i)abc`, `(?s).`, `(?m)^a$`, `(?P<n>a)`, `a\z`, `\Aa`, `\Qa.b\E`, `\pL`, `\x{41}`, `[[:alpha:]]`,
+		`a{,5}`, `a{2`, `a}`, `[]a]`, `[\S]`, `\u12`, `\uD800`, `\u{110000}`, `\c1`, `a\`,
+	} {
+		if src, err := ecmaToRE2(p); err == nil {
+			t.Errorf("%s: read as %s, want it refused", p, src)
+		} else if err.Error() == "" {
+			t.Errorf("%s: an empty reason", p)
+		}
+	}
+	_, err := Parse([]byte(`{"type":"object","properties":{"a":{"type":"string","pattern":"(?i)^abc$"}}}`))
+	if err == nil || !strings.Contains(err.Error(), "not JavaScript regular expression syntax") {
+		t.Errorf("a schema with (?i): %v, want it refused saying why", err)
+	}
+}
