@@ -2,6 +2,7 @@ package ui
 
 import (
 	"github.com/formbridge/formbridge/app/elicit"
+	"strings"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -220,7 +221,8 @@ func notify(title, body string) {
 // what a datetime-local control shows: the person's wall-clock time.
 // Anything else is returned as is.
 func localInputValue(s string) string {
-	t, err := time.Parse(time.RFC3339Nano, s)
+	// RFC 3339 lets the T and Z be lower case; Go's parser does not.
+	t, err := time.Parse(time.RFC3339Nano, strings.ToUpper(s))
 	if err != nil {
 		return s
 	}

@@ -60,3 +60,12 @@ func TestUnfinishedDateIsAnError(t *testing.T) {
 		t.Errorf("finished, the form still has errors %v", d.Errors)
 	}
 }
+
+// A date-time default in RFC 3339's lower-case form shows in its box
+// (which takes no "t" or "z") as the upper-case one would; written as
+// given, the box stayed empty while Send sent the default.
+func TestLowerCaseDateTimeDefaultShows(t *testing.T) {
+	if got, want := localInputValue("2026-12-02t10:30:00z"), localInputValue("2026-12-02T10:30:00Z"); got != want || got != "2026-12-02T10:30" {
+		t.Errorf("lower case shows %q, upper case %q; want 2026-12-02T10:30", got, want)
+	}
+}
