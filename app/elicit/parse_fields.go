@@ -111,6 +111,19 @@ func (p *schemaParser) numberField(f *Field, v *jvalue, path string) bool {
 			return false
 		}
 	}
+	// Past 2^53 a JSON number no longer holds every whole number, so the
+	// bridge takes none there (checkNumber): a range wholly beyond could
+	// never be answered.
+	if f.Kind == KindInteger {
+		switch {
+		case f.Minimum != nil && *f.Minimum > maxSafeInteger:
+			p.add(path+"/minimum", "minimum (%s) is past %d, beyond which whole numbers cannot be sent exactly", formatNumber(*f.Minimum), int64(maxSafeInteger))
+			return false
+		case f.Maximum != nil && *f.Maximum < -maxSafeInteger:
+			p.add(path+"/maximum", "maximum (%s) is below -%d, beyond which whole numbers cannot be sent exactly", formatNumber(*f.Maximum), int64(maxSafeInteger))
+			return false
+		}
+	}
 	return true
 }
 

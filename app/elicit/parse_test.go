@@ -133,6 +133,8 @@ func TestParseRefusals(t *testing.T) {
 		{"pattern not text", prop(`{"type":"string","pattern":1}`), []string{"/properties/f/pattern"}},
 		{"pattern too long", prop(`{"type":"string","pattern":"` + strings.Repeat("a", MaxPatternLength+1) + `"}`), []string{"/properties/f/pattern"}},
 		{"no whole number in range", prop(`{"type":"integer","minimum":1.2,"maximum":1.8}`), []string{"/properties/f/minimum"}},
+		{"whole numbers past 2^53 only", prop(`{"type":"integer","minimum":1e16}`), []string{"/properties/f/minimum"}},
+		{"whole numbers below -2^53 only", prop(`{"type":"integer","maximum":-1e16}`), []string{"/properties/f/maximum"}},
 		{"minimum not a number", prop(`{"type":"number","minimum":"1"}`), []string{"/properties/f/minimum"}},
 		{"maximum beyond float64", prop(`{"type":"number","maximum":1e400}`), []string{"/properties/f/maximum"}},
 		{"minLength fraction", prop(`{"type":"string","minLength":1.5}`), []string{"/properties/f/minLength"}},
