@@ -1,10 +1,10 @@
 package ui
 
 import (
-	"github.com/formbridge/formbridge/app/elicit"
 	"strings"
 	"time"
 
+	"github.com/formbridge/formbridge/app/elicit"
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 

@@ -225,7 +225,7 @@ func (f *requestCard) onFieldInput(key string) app.EventHandler {
 // its year would go as no answer, or "This is required" show beside a
 // box that visibly holds most of a date. It reports a change.
 func (f *requestCard) noteUnfinished(fd *elicit.Field, box app.Value) bool {
-	if fd == nil || fd.Format != elicit.FormatDate && fd.Format != elicit.FormatDateTime || !box.Truthy() {
+	if !dateField(fd) || !box.Truthy() {
 		return false
 	}
 	d := f.Item.Draft
@@ -247,14 +247,18 @@ func (f *requestCard) noteUnfinished(fd *elicit.Field, box app.Value) bool {
 	return false
 }
 
-// noteUnfinishedAll looks at every date box of the form (see
-// noteUnfinished) and reports whether any changed.
-func (f *requestCard) noteUnfinishedAll() bool {
-	changed := false
+// noteUnfinishedAll looks at every date box of the form (noteUnfinished).
+func (f *requestCard) noteUnfinishedAll() {
 	for i := range f.Item.Form.Fields {
-		changed = f.noteUnfinished(&f.Item.Form.Fields[i], app.Window().GetElementByID(f.ids(i).control)) || changed
+		if fd := &f.Item.Form.Fields[i]; dateField(fd) {
+			f.noteUnfinished(fd, app.Window().GetElementByID(f.ids(i).control))
+		}
 	}
-	return changed
+}
+
+// dateField reports whether fd is answered in a date or date-time box.
+func dateField(fd *elicit.Field) bool {
+	return fd != nil && (fd.Format == elicit.FormatDate || fd.Format == elicit.FormatDateTime)
 }
 
 // onOptionPick handles a radio button being chosen (select options,
@@ -298,9 +302,11 @@ func (f *requestCard) onFieldLeave(key string) app.EventHandler {
 			f.deferred, f.deferredFor = append(f.deferred, key), f.Item.ID
 			return
 		}
-		unfinished := f.noteUnfinished(f.Item.Form.Field(key), ctx.JSSrc().Call("querySelector", "input"))
-		if unfinished {
-			f.check()
+		unfinished := false
+		if fd := f.Item.Form.Field(key); dateField(fd) {
+			if unfinished = f.noteUnfinished(fd, ctx.JSSrc().Call("querySelector", "input")); unfinished {
+				f.check()
+			}
 		}
 		if f.Item.Draft.touch(key) || unfinished {
 			f.save()
