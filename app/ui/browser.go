@@ -67,13 +67,11 @@ func skippedTime(local time.Time) bool {
 }
 
 // localDate is a JavaScript Date at the wall-clock time local (read in
-// time.UTC) in the person's time zone. setFullYear, not the Date
-// constructor, which reads years 0 to 99 as 1900 to 1999.
+// time.UTC) in the person's time zone: a date-time without an offset
+// is local time to Date (and, unlike its numeric constructor, keeps the
+// years 0 to 99).
 func localDate(local time.Time) app.Value {
-	d := app.Window().Get("Date").New(2000, 0, 1)
-	d.Call("setFullYear", local.Year(), int(local.Month())-1, local.Day())
-	d.Call("setHours", local.Hour(), local.Minute(), local.Second(), 0)
-	return d
+	return app.Window().Get("Date").New(local.Format("2006-01-02T15:04:05"))
 }
 
 // collectOptions reads a datetime-local control's answer as the

@@ -115,32 +115,32 @@ func (d *draft) touch(key string) bool {
 // left half filled in (Unfinished) is an error of its own, whatever its
 // empty value would have said.
 func (d *draft) check(form *elicit.Form, opts *elicit.CollectOptions) (map[string]any, bool) {
-	content, errs := form.Collect(d.Inputs, opts)
-	d.Errors = make(map[string]string, len(errs)+len(d.Unfinished))
+	in := d.Inputs
+	if len(d.Unfinished) > 0 {
+		// Checked as a date that is not one, so its error comes in its
+		// place among the others; its words are Unfinished's.
+		in = make(elicit.Inputs, len(d.Inputs)+len(d.Unfinished))
+		for k, v := range d.Inputs {
+			in[k] = v
+		}
+		for k := range d.Unfinished {
+			in[k] = []string{"-"}
+		}
+	}
+	content, errs := form.Collect(in, opts)
+	d.Errors = make(map[string]string, len(errs))
 	d.Order = d.Order[:0]
-	add := func(key, msg string) {
-		if _, dup := d.Errors[key]; !dup {
-			d.Errors[key] = msg
-			d.Order = append(d.Order, key)
-		}
-	}
-	first := make(map[string]string, len(errs))
 	for _, e := range errs {
-		if _, dup := first[e.Field]; !dup {
-			first[e.Field] = e.Message
+		if _, dup := d.Errors[e.Field]; dup {
+			continue
 		}
-	}
-	for _, fd := range form.Fields {
-		if m := d.Unfinished[fd.Key]; m != "" {
-			add(fd.Key, m)
-		} else if m, ok := first[fd.Key]; ok {
-			add(fd.Key, m)
+		if m := d.Unfinished[e.Field]; m != "" {
+			e.Message = m
 		}
+		d.Errors[e.Field] = e.Message
+		d.Order = append(d.Order, e.Field)
 	}
-	for _, e := range errs {
-		add(e.Field, e.Message) // an error of no field of the form: none so far
-	}
-	return content, len(d.Errors) == 0
+	return content, len(errs) == 0
 }
 
 // shownError is the message to show next to a field now: the bridge's
