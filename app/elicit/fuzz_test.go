@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -255,4 +256,27 @@ func setOf(keys ...string) map[string]bool {
 		m[k] = true
 	}
 	return m
+}
+
+// FuzzECMAPattern: reading any text as a JSON Schema pattern never
+// panics, and what it gives is RE2 that compiles or is refused cleanly.
+func FuzzECMAPattern(f *testing.F) {
+	for _, s := range []string{`^\w+\s\w+$`, `[\s\S]`, `\u{1F600}`, `\uD83D\uDE00`, `[^]`, `\d{06}`, `(?<n>a)`, `[\b\cJ]`, `\p{Script=Greek}`, `a{1,}?`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		re2, err := ecmaToRE2(src)
+		if err != nil {
+			if re2 != "" || err.Error() == "" {
+				t.Fatalf("refused with %q and %v", re2, err)
+			}
+			return
+		}
+		if len(re2) > maxRE2Pattern {
+			t.Fatalf("%d bytes of RE2", len(re2))
+		}
+		if _, err := regexp.Compile(re2); err != nil && err.Error() == "" {
+			t.Fatal("an empty compile error")
+		}
+	})
 }

@@ -19,13 +19,25 @@ import (
 //     leaves out the line and paragraph separators;
 //   - \uXXXX, \u{X…} and \cX exist only in JavaScript;
 //   - (?i) and other flags, (?P<…>), \z, \A, \Q…\E, \pL without braces,
-//     \x{…}, [[:alpha:]] and {,5} exist only in Go (or mean something
-//     else in JavaScript), and are refused;
+//     \x{…}, \a, [[:alpha:]] and {,5} exist only in Go (or mean something
+//     else in JavaScript), and are refused, as are backreferences (\1,
+//     which Go reads as an octal number);
+//   - a repeat's count is written without leading zeros ({06} is text
+//     to RE2), and [\b] is a backspace;
 //   - [] matches nothing in JavaScript and [^] anything.
 
 // ecmaSpace is JavaScript's \s (WhiteSpace and LineTerminator), as the
 // inside of an RE2 character class.
 const ecmaSpace = `\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}`
+
+// ecmaNotSpace is JavaScript's \S inside a class: every character but
+// ecmaSpace's, as ranges (RE2 cannot negate a part of a class).
+const ecmaNotSpace = `\x00-\x08\x0e-\x1f\x21-\x{9f}\x{a1}-\x{167f}\x{1681}-\x{1fff}\x{200b}-\x{2027}` +
+	`\x{202a}-\x{202e}\x{2030}-\x{205e}\x{2060}-\x{2fff}\x{3001}-\x{fefe}\x{ff00}-\x{10ffff}`
+
+// maxRE2Pattern bounds a pattern once rewritten: \s and . are spelled
+// out, so the RE2 text can be many times the schema's.
+const maxRE2Pattern = 16 << 10
 
 // ecmaDot is JavaScript's . outside a class: any character but a line
 // terminator.
@@ -82,11 +94,11 @@ func ecmaToRE2(src string) (string, error) {
 				return "", err
 			}
 		case !inClass && c == '{':
-			n := ecmaRepeat(src[i:])
-			if n == 0 {
-				return "", fmt.Errorf("%q does not start a repeat like {2,5}: write \\{ for a brace", src[i:min(len(src), i+4)])
+			n, repeat, err := ecmaRepeat(src[i:])
+			if err != nil {
+				return "", err
 			}
-			b.WriteString(src[i : i+n])
+			b.WriteString(repeat)
 			i += n
 			continue
 		case !inClass && c == '}':
@@ -94,6 +106,9 @@ func ecmaToRE2(src string) (string, error) {
 		}
 		b.WriteByte(c)
 		i++
+	}
+	if b.Len() > maxRE2Pattern {
+		return "", fmt.Errorf("the pattern is too long once \\s, \\S and . are spelled out (%d bytes, at most %d): use them less", b.Len(), maxRE2Pattern)
 	}
 	return b.String(), nil
 }
@@ -115,10 +130,28 @@ func ecmaEscape(b *strings.Builder, s string, inClass bool) (int, error) {
 		return 2, nil
 	case 'S':
 		if inClass {
-			return 0, errors.New(`\S inside [ ] is not supported: list the characters to allow`)
+			b.WriteString(ecmaNotSpace) // [\s\S], "anything", is common
+		} else {
+			b.WriteString("[^" + ecmaSpace + "]")
 		}
-		b.WriteString("[^" + ecmaSpace + "]")
 		return 2, nil
+	case 'b':
+		if inClass {
+			b.WriteString(`\x{8}`) // backspace, in a class
+			return 2, nil
+		}
+	case '0':
+		if len(s) < 3 || s[2] < '0' || s[2] > '9' {
+			b.WriteString(`\x{0}`)
+			return 2, nil
+		}
+		return 0, fmt.Errorf(`%q is not a JavaScript escape (an octal number in Go)`, s[:3])
+	case '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		// A backreference in JavaScript, an octal number in Go: neither
+		// can be checked as JavaScript means it.
+		return 0, fmt.Errorf(`\%c is a backreference, which formbridge cannot check`, c)
+	case 'a':
+		return 0, fmt.Errorf(`\a is %w (the bell character in Go)`, errNotECMA)
 	case 'u':
 		r, n, err := ecmaCodePoint(s)
 		if err != nil {
@@ -153,7 +186,9 @@ func ecmaEscape(b *strings.Builder, s string, inClass bool) (int, error) {
 		return 0, fmt.Errorf(`\%c is %w`, c, errNotECMA)
 	}
 	if c >= utf8.RuneSelf {
-		// An escaped non-ASCII character is itself (identity escape).
+		// An escaped non-ASCII character is itself, as in JavaScript
+		// without the u flag, Python and RE2 (Unicode-mode JavaScript
+		// refuses it; taken rather than refuse a pattern meant plainly).
 		_, n := utf8.DecodeRuneInString(s[1:])
 		b.WriteString(s[1 : 1+n])
 		return 1 + n, nil
@@ -211,29 +246,44 @@ func ecmaGroup(s string) error {
 	return fmt.Errorf("%q is %w (JavaScript has no inline flags or (?P<…>))", s[:min(len(s), 4)], errNotECMA)
 }
 
-// ecmaRepeat is the length of a repeat {n}, {n,} or {n,m} at the start
-// of s, 0 when there is none (which Unicode-mode JavaScript refuses and
-// RE2 would read as text).
-func ecmaRepeat(s string) int {
-	i := 1
-	digits := func() int {
+// ecmaRepeat reads a repeat {n}, {n,} or {n,m} at the start of s and
+// writes it as RE2 reads it: without leading zeros, which turn RE2's
+// {06} into text where JavaScript repeats six times.
+func ecmaRepeat(s string) (n int, repeat string, err error) {
+	i, tooBig := 1, false
+	number := func() (string, bool) {
 		start := i
 		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
 			i++
 		}
-		return i - start
+		if i == start {
+			return "", false
+		}
+		v, err := strconv.Atoi(s[start:i])
+		tooBig = tooBig || err != nil || v > maxRepeat
+		return strconv.Itoa(v), true
 	}
-	if digits() == 0 {
-		return 0
+	notRepeat := fmt.Errorf("%q does not start a repeat like {2,5}: write \\{ for a brace", s[:min(len(s), 4)])
+	lo, ok := number()
+	if !ok {
+		return 0, "", notRepeat
 	}
+	repeat = "{" + lo
 	if i < len(s) && s[i] == ',' {
 		i++
-		digits()
+		hi, _ := number()
+		repeat += "," + hi
 	}
-	if i < len(s) && s[i] == '}' {
-		return i + 1
+	switch {
+	case i >= len(s) || s[i] != '}':
+		return 0, "", notRepeat
+	case tooBig:
+		return 0, "", fmt.Errorf("repeat %s: formbridge takes counts up to %d (use maxLength for long text)", s[:i+1], maxRepeat)
 	}
-	return 0
+	return i + 1, repeat + "}", nil
 }
+
+// maxRepeat is RE2's largest repeat count.
+const maxRepeat = 1000
 
 func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

@@ -35,6 +35,13 @@ func TestPatternAsJavaScriptReadsIt(t *testing.T) {
 		{`^(?<code>[A-Z]{3})$`, []string{"ABC"}, []string{"abc"}},
 		{`^\x41\.\/$`, []string{"A./"}, []string{"B./"}},
 		{`^[a\-z]$`, []string{"-"}, []string{"b"}},
+		// [\s\S] is anything, [^\S] a space; {06} is six, not text.
+		{`^[\s\S]{3}$`, []string{"a\n\u00a0"}, []string{"ab"}},
+		{`^[^\S]+$`, []string{" \u3000"}, []string{"a"}},
+		{`^PO-\d{06}$`, []string{"PO-123456"}, []string{"PO-0{06}", "PO-12345"}},
+		{`^a{01,002}$`, []string{"a", "aa"}, []string{"aaa"}},
+		{`^a[\b]$`, []string{"a\b"}, []string{"ab"}},
+		{`^a\0$`, []string{"a\x00"}, []string{"a0"}},
 	} {
 		src, err := ecmaToRE2(tt.pattern)
 		if err != nil {
@@ -65,7 +72,8 @@ func TestPatternRefusesGoOnlySyntax(t *testing.T) {
 	t.Parallel()
 	for _, p := range []string{
 		`(?i)abc`, `(?s).`, `(?m)^a$`, `(?P<n>a)`, `a\z`, `\Aa`, `\Qa.b\E`, `\pL`, `\x{41}`, `[[:alpha:]]`,
-		`a{,5}`, `a{2`, `a}`, `[]a]`, `[\S]`, `\u12`, `\uD800`, `\u{110000}`, `\c1`, `a\`,
+		`a{,5}`, `a{2`, `a}`, `[]a]`, `\u12`, `\uD800`, `\u{110000}`, `\c1`, `a\`,
+		`^(a)\1$`, `^a\12b$`, `\01`, `[\12]`, `\a`, `a{1001}`, `a{2,99999999999999999999}`,
 	} {
 		if src, err := ecmaToRE2(p); err == nil {
 			t.Errorf("%s: read as %s, want it refused", p, src)
