@@ -57,13 +57,15 @@ func utcOffset(local time.Time) time.Duration {
 
 // skippedTime reports whether the person's clock never shows local: the
 // browser moves a time in the hour skipped when summer time starts
-// (02:30 becomes 03:30), so the Date it makes reads otherwise.
+// (02:30 becomes 03:30), or on a day a zone skipped (Samoa's 30 December
+// 2011), so the Date it makes reads otherwise.
 func skippedTime(local time.Time) bool {
 	if !app.IsClient {
 		return false
 	}
 	d := localDate(local)
-	return d.Call("getHours").Int() != local.Hour() || d.Call("getMinutes").Int() != local.Minute()
+	return d.Call("getHours").Int() != local.Hour() || d.Call("getMinutes").Int() != local.Minute() ||
+		d.Call("getDate").Int() != local.Day()
 }
 
 // localDate is a JavaScript Date at the wall-clock time local (read in

@@ -28,7 +28,7 @@ type draft struct {
 	Rejected map[string]string `json:"-"`
 	// Unfinished are the date boxes showing part of a date, by key, with
 	// what to say: a browser gives such a box's value as "", so the
-	// answer would read as none (see requestCard.readUnfinished).
+	// answer would read as none (see requestCard.noteUnfinished).
 	Unfinished map[string]string `json:"-"`
 
 	// Sent is the action sent and not yet confirmed ("" when none);

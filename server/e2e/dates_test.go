@@ -65,3 +65,20 @@ func TestChoiceValueAsWritten(t *testing.T) {
 	do(t, ctx, "choose and send", chromedp.Click(option("v", "First")), chromedp.Click(action("accept")))
 	wantResult(t, await(t, ctx, out), `{"action":"accept","content":{"v":" a"}}`)
 }
+
+// TestSkippedLocalDay: a zone that skipped a whole day (Samoa, 30
+// December 2011) has no time on it; the hours alone match after the
+// browser moves it a day on.
+func TestSkippedLocalDay(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	useTimezone(t, ctx, "Pacific/Apia")
+	openWidget(t, ctx, b)
+	out := b.Elicit(t, `{"message":"When?","requestedSchema":{"type":"object","properties":{
+		"at":{"type":"string","format":"date-time","title":"At"}},"required":["at"]}}`, nil)
+	waitForm(t, ctx)
+	setValue(t, ctx, field("at", "input"), "2011-12-30T10:00")
+	do(t, ctx, "send", chromedp.Click(action("accept")))
+	waitJS(t, ctx, "the person told", `document.querySelector("[data-field=at]").textContent.includes("This time does not exist where you are")`)
+	noResultYet(t, out, "on a skipped day")
+}
