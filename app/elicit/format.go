@@ -139,6 +139,8 @@ func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
+func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {
@@ -152,7 +154,7 @@ func isASCII(s string) bool {
 func validScheme(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		letter := isASCIILetter(c)
 		if i == 0 && !letter {
 			return false
 		}

@@ -52,11 +52,7 @@ func patternCost(re *syntax.Regexp) int {
 		// The one-pass copy keeps, at each of the k-1 branch points, the
 		// first runes of every branch after it: about k*k/2 branches' in
 		// all, not k.
-		first := 0
-		for _, sub := range re.Sub {
-			first = addCost(first, firstRunes(sub))
-		}
-		return addCost(sumCost(re.Sub), mulCost(len(re.Sub)/2, mulCost(first, costPerRune)))
+		return addCost(sumCost(re.Sub), mulCost(len(re.Sub)/2, mulCost(firstRunes(re), costPerRune)))
 	default: // anchors, word boundaries, empty and no match: one instruction
 		return costPerInst
 	}

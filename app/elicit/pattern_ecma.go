@@ -285,5 +285,3 @@ func ecmaRepeat(s string) (n int, repeat string, err error) {
 
 // maxRepeat is RE2's largest repeat count.
 const maxRepeat = 1000
-
-func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
