@@ -88,7 +88,14 @@ func CheckURL(raw string) (*URLInfo, error) {
 	if n, err := strconv.Atoi(info.Port); info.Port != "" && (err != nil || n < 1 || n > 65535) {
 		return nil, errors.New("the link's port number is not valid")
 	}
-	addr, isIP, err := parseIP(host, strings.HasPrefix(u.Host, "["))
+	bracketed, ascii := strings.HasPrefix(u.Host, "["), ""
+	if !bracketed {
+		// The name the browser looks up, for the number check and the name.
+		if ascii, err = hostToASCII(host); err != nil {
+			return nil, errHostName
+		}
+	}
+	addr, isIP, err := parseIP(host, ascii, bracketed)
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +105,7 @@ func CheckURL(raw string) (*URLInfo, error) {
 		info.Host, info.Domain = host, addr.String()
 		info.warn("ip_address", ipWarning(host, addr))
 	} else {
-		if err := info.setHost(host); err != nil {
+		if err := info.setHost(host, ascii); err != nil {
 			return nil, err
 		}
 	}
@@ -133,16 +140,12 @@ func (i *URLInfo) warn(code, msg string) {
 
 var errHostName = errors.New("the link's site name is not valid")
 
-// setHost checks a host name (lower case), finds the name a browser
-// opens for it and that name's registrable domain. A host written in
-// other letters than the name it opens (international letters, or
-// characters a browser maps to others) gets the plain spelling too, as
-// ASCIIHost, with warnings.
-func (i *URLInfo) setHost(host string) error {
-	ascii, err := hostToASCII(host)
-	if err != nil {
-		return errHostName
-	}
+// setHost checks a host name (lower case) given with the name a browser
+// opens for it (hostToASCII's), and finds that name's registrable
+// domain. A host written in other letters than the name it opens
+// (international letters, or characters a browser maps to others) gets
+// the plain spelling too, as ASCIIHost, with warnings.
+func (i *URLInfo) setHost(host, ascii string) error {
 	ascii = strings.TrimSuffix(ascii, ".")
 	labels := strings.Split(ascii, ".")
 	international := false

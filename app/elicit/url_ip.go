@@ -16,10 +16,11 @@ import (
 
 // parseIP reads a host (lower case, without brackets) that is an address
 // to a browser. bracketed says it was written in [ ], which makes it an
-// IPv6 address or nothing. Otherwise it is an address when the name the
-// browser maps it to ends in a number ("１２７.０.０.１" is 127.0.0.1). A
-// host that must be an address but is not a valid one is errHostName.
-func parseIP(host string, bracketed bool) (addr netip.Addr, isIP bool, err error) {
+// IPv6 address or nothing. Otherwise it is an address when ascii, the
+// name the browser maps it to, ends in a number ("１２７.０.０.１" is
+// 127.0.0.1). A host that must be an address but is not a valid one is
+// errHostName.
+func parseIP(host, ascii string, bracketed bool) (addr netip.Addr, isIP bool, err error) {
 	if bracketed {
 		// Browsers read no zone ("%25eth0") and no IPv4 in brackets.
 		a, perr := netip.ParseAddr(host)
@@ -28,8 +29,7 @@ func parseIP(host string, bracketed bool) (addr netip.Addr, isIP bool, err error
 		}
 		return a, true, nil
 	}
-	ascii, aerr := hostToASCII(host)
-	if aerr != nil || !endsInNumber(ascii) {
+	if !endsInNumber(ascii) {
 		return netip.Addr{}, false, nil // a name (setHost checks it)
 	}
 	a, ok := parseIPv4(ascii)
