@@ -42,9 +42,15 @@ wasm: $(WASM).br
 # embeds whole.
 TMP := out/tmp
 
-$(WASM): $(WASM_SOURCES)
+# wasmpack then joins the data segments Go's linker splits at every run
+# of zeros: the same memory, 6% smaller once compressed.
+PACK_SOURCES := $(filter-out %_test.go,$(wildcard server/cmd/wasmpack/*.go server/internal/wasmpack/*.go))
+
+$(WASM): $(WASM_SOURCES) $(PACK_SOURCES)
 	@mkdir -p $(TMP)
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(TMP)/app.wasm.$$$$ ./wasm && mv -f $(TMP)/app.wasm.$$$$ $@
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(TMP)/app.wasm.linked.$$$$ ./wasm && \
+		$(GO) run ./server/cmd/wasmpack $(TMP)/app.wasm.linked.$$$$ $(TMP)/app.wasm.$$$$ && \
+		rm -f $(TMP)/app.wasm.linked.$$$$ && mv -f $(TMP)/app.wasm.$$$$ $@
 
 # Precompressed copies, served by Accept-Encoding. brotli is a Debian
 # build tool; deps installs it.
