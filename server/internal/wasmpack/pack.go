@@ -77,10 +77,14 @@ func Pack(module []byte, maxGap int) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("section %d: %w", id, err)
 		}
+		if id == sectionDataCount {
+			// Only a module whose code names segments by index
+			// (memory.init, data.drop) needs this section, and joining
+			// segments would renumber them. Go's linker writes none.
+			return nil, errors.New("the module names its data segments by index (it has a data count section): joining them would renumber them")
+		}
 		sections = append(sections, section{id, body})
 	}
-
-	count := -1 // the segments once joined
 	for i, s := range sections {
 		if s.id != sectionData {
 			continue
@@ -89,14 +93,10 @@ func Pack(module []byte, maxGap int) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("data section: %w", err)
 		}
-		segs = join(segs, maxGap)
-		sections[i].body, count = writeSegments(segs), len(segs)
+		sections[i].body = writeSegments(join(segs, maxGap))
 	}
 	out := slices.Clone(module[:len(magic)])
 	for _, s := range sections {
-		if s.id == sectionDataCount && count >= 0 {
-			s.body = appendU32(nil, uint32(count))
-		}
 		out = append(out, s.id)
 		out = appendU32(out, uint32(len(s.body)))
 		out = append(out, s.body...)

@@ -132,24 +132,6 @@ func TestPackJoinsSegmentsAndKeepsMemory(t *testing.T) {
 	}
 }
 
-func TestPackUpdatesDataCount(t *testing.T) {
-	in := module(
-		section(sectionDataCount, appendU32(nil, 3)),
-		dataSection(active(0, []byte("a")), active(2, []byte("b")), active(4, []byte("c"))),
-	)
-	out, err := Pack(in, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := module(
-		section(sectionDataCount, appendU32(nil, 1)),
-		dataSection(active(0, []byte("a\x00b\x00c"))),
-	)
-	if !bytes.Equal(out, want) {
-		t.Errorf("got %x\nwant %x", out, want)
-	}
-}
-
 func TestPackRefusesBadModules(t *testing.T) {
 	good := dataSection(active(8, []byte("abc")))
 	for name, in := range map[string][]byte{
@@ -162,6 +144,7 @@ func TestPackRefusesBadModules(t *testing.T) {
 		"overlong size":      module([]byte{sectionData, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01}),
 		"offset out of i32":  module(section(sectionData, []byte{1, 0, opI32Const, 0x80, 0x80, 0x80, 0x80, 0x10, opEnd, 0})),
 		"truncated header":   magic[:5],
+		"segments by index":  module(section(sectionDataCount, []byte{1}), good),
 		"truncated sections": module([]byte{sectionData}),
 	} {
 		t.Run(name, func(t *testing.T) {
