@@ -8,8 +8,11 @@
 // (its memory offset, a number found nowhere else) costs more than the
 // zeros it saves: brotli and gzip write a run of zeros in a few bits.
 // Pack joins segments separated by short runs of zeros, writing the zeros
-// out, so memory starts with exactly the same bytes from a few hundred
-// segments. Nothing else in the module changes.
+// out, so memory starts with exactly the same bytes from a handful of
+// segments (6 for the widget). Zeros are written only where no other
+// segment writes, since segments apply in order and a later one
+// overwrites an earlier. Nothing else in the module changes but the
+// sections' size fields, written in their shortest form.
 package wasmpack
 
 import (
@@ -38,10 +41,12 @@ const (
 var magic = []byte{0x00, 'a', 's', 'm', 0x01, 0x00, 0x00, 0x00}
 
 // segment is one data segment. Only an active segment of memory 0 at a
-// constant offset (all Go writes) can be joined; any other is kept as
-// its original bytes.
+// constant offset written as kind 0 (all Go writes) is joined; any other
+// is kept as its original bytes.
 type segment struct {
-	raw      []byte // the whole encoded segment, for one kept as is
+	raw      []byte // the whole encoded segment, while it is kept as is
+	memory0  bool   // active, into memory 0
+	constant bool   // at an offset known here
 	joinable bool
 	offset   uint32
 	data     []byte
@@ -50,8 +55,8 @@ type segment struct {
 func (s *segment) end() uint64 { return uint64(s.offset) + uint64(len(s.data)) }
 
 // Pack returns module with its data segments joined across runs of at
-// most maxGap zeros (MaxGap when maxGap <= 0). A module with no data
-// section comes back unchanged.
+// most maxGap zeros (MaxGap when maxGap <= 0). Every other section's
+// contents are copied as they are.
 func Pack(module []byte, maxGap int) ([]byte, error) {
 	if maxGap <= 0 {
 		maxGap = MaxGap
@@ -85,10 +90,15 @@ func Pack(module []byte, maxGap int) ([]byte, error) {
 		}
 		sections = append(sections, section{id, body})
 	}
+	seen := false
 	for i, s := range sections {
 		if s.id != sectionData {
 			continue
 		}
+		if seen {
+			return nil, errors.New("two data sections")
+		}
+		seen = true
 		segs, err := readSegments(s.body)
 		if err != nil {
 			return nil, fmt.Errorf("data section: %w", err)
@@ -133,22 +143,27 @@ func readSegments(body []byte) ([]segment, error) {
 		s := segment{}
 		switch flag {
 		case 0: // active, memory 0, offset expression
-			off, constant, err := r.offsetExpr()
+			s.memory0 = true
+		case 1: // passive
+		case 2: // active, memory index, offset expression
+			memory, err := r.u32()
 			if err != nil {
 				return nil, fmt.Errorf("segment %d: %w", i, err)
 			}
-			s.offset, s.joinable = off, constant
-		case 1: // passive
-		case 2: // active, explicit memory index, offset expression
-			if _, err := r.u32(); err != nil {
-				return nil, fmt.Errorf("segment %d: %w", i, err)
-			}
-			if _, _, err := r.offsetExpr(); err != nil {
-				return nil, fmt.Errorf("segment %d: %w", i, err)
-			}
+			s.memory0 = memory == 0
 		default:
 			return nil, fmt.Errorf("segment %d: unknown kind %d", i, flag)
 		}
+		if flag != 1 {
+			if s.offset, s.constant, err = r.offsetExpr(); err != nil {
+				return nil, fmt.Errorf("segment %d: %w", i, err)
+			}
+			if s.memory0 && !s.constant {
+				// Which zeros no segment writes cannot be told.
+				return nil, fmt.Errorf("segment %d: its address is known only when the module starts (global.get)", i)
+			}
+		}
+		s.joinable = flag == 0 && s.constant
 		size, err := r.u32()
 		if err != nil {
 			return nil, fmt.Errorf("segment %d: %w", i, err)
@@ -170,9 +185,9 @@ func readSegments(body []byte) ([]segment, error) {
 // and a later one overwrites an earlier, so a run is written out as
 // zeros only when no other segment writes any of it.
 func join(segs []segment, maxGap int) []segment {
-	var spans [][2]uint64 // every joinable segment's [start, end)
+	var spans [][2]uint64 // what each segment of memory 0 writes: [start, end)
 	for _, s := range segs {
-		if s.joinable && len(s.data) > 0 {
+		if s.memory0 && len(s.data) > 0 {
 			spans = append(spans, [2]uint64{uint64(s.offset), s.end()})
 		}
 	}
@@ -198,12 +213,12 @@ func join(segs []segment, maxGap int) []segment {
 			prev := &out[n-1]
 			from, to := prev.end(), uint64(s.offset)
 			if to >= from && to-from <= uint64(maxGap) && !written(from, to) {
-				// A fresh slice: prev.data may still be the module's.
-				data := make([]byte, 0, int(to-from)+len(prev.data)+len(s.data))
-				data = append(data, prev.data...)
-				data = append(data, make([]byte, to-from)...)
-				prev.data = append(data, s.data...)
+				// reader.bytes caps a segment's data at its length, so the
+				// first append copies it out of the module; later ones
+				// grow the copy in place.
 				prev.raw = nil
+				prev.data = append(prev.data, make([]byte, to-from)...)
+				prev.data = append(prev.data, s.data...)
 				continue
 			}
 		}
