@@ -15,9 +15,9 @@ import (
 )
 
 // The widget and its floor, built from source in this run with the same
-// toolchain and the same flags as make wasm, and packed by the same
-// wasmpack; and the floor with parts of
-// the widget linked in, to say what each part costs once compressed.
+// toolchain and flags as make wasm and packed by the same wasmpack; and
+// the floor with parts of the widget linked in, to say what each part
+// costs once compressed.
 var wasmTargets = []struct {
 	name, pkg string
 	part      bool // built only to be weighed

@@ -61,7 +61,7 @@ func (r *reader) i32() (int32, error) {
 		}
 		v |= int64(c&0x7f) << shift
 		if c&0x80 == 0 {
-			if shift+7 < 64 && c&0x40 != 0 {
+			if c&0x40 != 0 {
 				v |= -1 << (shift + 7) // sign-extend
 			}
 			if v < -1<<31 || v > 1<<31-1 {
