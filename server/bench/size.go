@@ -58,11 +58,17 @@ func buildWasm(ctx context.Context, c *config) (string, error) {
 			// The linker's own file, beside the folder the browser
 			// benchmarks serve as the web folder, as the names build is.
 			linked := filepath.Join(built.dir, t.name+".linked.wasm")
-			steps := [][]string{
-				append(append([]string{goTool(), "build"}, wasmFlags...), "-o", linked, t.pkg),
-				{packStep, linked, out},
-				{"brotli", "-f", "-q", "11", "-k", "-o", out + ".br", out},
+			// Built and packed as make wasm does, then weighed.
+			if built.err = wasmStep(ctx, c, append(append([]string{goTool(), "build"}, wasmFlags...), "-o", linked, t.pkg)); built.err != nil {
+				return
 			}
+			if built.err = os.MkdirAll(filepath.Dir(out), 0o755); built.err != nil {
+				return
+			}
+			if built.err = wasmpack.PackFile(linked, out); built.err != nil {
+				return
+			}
+			steps := [][]string{{"brotli", "-f", "-q", "11", "-k", "-o", out + ".br", out}}
 			if !t.part {
 				steps = append(steps,
 					[]string{"gzip", "-f", "-k", "-9", out},
@@ -73,17 +79,7 @@ func buildWasm(ctx context.Context, c *config) (string, error) {
 					[]string{goTool(), "build", "-trimpath", "-o", filepath.Join(built.dir, t.name+".names.wasm"), t.pkg})
 			}
 			for _, s := range steps {
-				if s[0] == packStep {
-					if built.err = wasmpack.PackFile(s[1], s[2]); built.err != nil {
-						return
-					}
-					continue
-				}
-				cmd := exec.CommandContext(ctx, s[0], s[1:]...)
-				cmd.Dir = c.repo
-				cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-				if b, err := cmd.CombinedOutput(); err != nil {
-					built.err = fmt.Errorf("%s: %v\n%s", strings.Join(s, " "), err, b)
+				if built.err = wasmStep(ctx, c, s); built.err != nil {
 					return
 				}
 			}
@@ -92,8 +88,16 @@ func buildWasm(ctx context.Context, c *config) (string, error) {
 	return built.dir, built.err
 }
 
-// packStep in a build's steps is make wasm's wasmpack, run in process.
-const packStep = "wasmpack"
+// wasmStep runs one command of a wasm build in the repository.
+func wasmStep(ctx context.Context, c *config, s []string) error {
+	cmd := exec.CommandContext(ctx, s[0], s[1:]...)
+	cmd.Dir = c.repo
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("%s: %v\n%s", strings.Join(s, " "), err, b)
+	}
+	return nil
+}
 
 func cleanBuilds(c *config) {
 	switch {
