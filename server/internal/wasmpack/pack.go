@@ -45,8 +45,7 @@ var magic = []byte{0x00, 'a', 's', 'm', 0x01, 0x00, 0x00, 0x00}
 // is kept as its original bytes.
 type segment struct {
 	raw      []byte // the whole encoded segment, while it is kept as is
-	memory0  bool   // active, into memory 0
-	constant bool   // at an offset known here
+	memory0  bool   // active, into memory 0, at an offset known here
 	joinable bool
 	offset   uint32
 	data     []byte
@@ -155,15 +154,16 @@ func readSegments(body []byte) ([]segment, error) {
 			return nil, fmt.Errorf("segment %d: unknown kind %d", i, flag)
 		}
 		if flag != 1 {
-			if s.offset, s.constant, err = r.offsetExpr(); err != nil {
+			var constant bool
+			if s.offset, constant, err = r.offsetExpr(); err != nil {
 				return nil, fmt.Errorf("segment %d: %w", i, err)
 			}
-			if s.memory0 && !s.constant {
+			if s.memory0 && !constant {
 				// Which zeros no segment writes cannot be told.
 				return nil, fmt.Errorf("segment %d: its address is known only when the module starts (global.get)", i)
 			}
 		}
-		s.joinable = flag == 0 && s.constant
+		s.joinable = flag == 0 // memory 0, at an offset known (else refused above)
 		size, err := r.u32()
 		if err != nil {
 			return nil, fmt.Errorf("segment %d: %w", i, err)
