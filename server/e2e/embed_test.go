@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -556,6 +558,7 @@ func TestEmbedCustomElement(t *testing.T) {
 	waitJS(t, ctx, "pending on the element", `heard.some((e) => e.type === "pending" && e.count === 1)`)
 	waitForm(t, frame)
 	fitsFrame(t, ctx, frame)
+	focusFrame(t, ctx, frame)
 	press(t, frame, action("cancel"))
 	wantResult(t, await(t, frame, out), `{"action":"cancel"}`)
 	waitJS(t, ctx, "settled on the element", `heard.some((e) => e.type === "settled" && e.outcome === "answered")`)
@@ -630,9 +633,27 @@ func TestEmbedRefusedToken(t *testing.T) {
 // field shows its error, which moves the buttons below it; a mouse click
 // on one of them can then land where it no longer is. These tests are
 // about where the answer goes, not about that.
+//
+// In an embedded frame, call focusFrame first.
 func press(t *testing.T, ctx context.Context, sel chromedp.CSS) {
 	t.Helper()
 	do(t, ctx, "press "+string(sel), chromedp.Focus(sel), chromedp.KeyEvent(kb.Enter))
+}
+
+// focusFrame puts keyboard focus in the widget's frame as a person's
+// click or Tab into it would. The test browser's tab starts without
+// focus (document.hasFocus() is false), and a key sent to an element
+// of a cross-origin frame in a tab without focus sometimes lost it:
+// between the keydown and the keypress the button was blurred, so Enter
+// clicked nothing (1 run in 3 to 15 with the machine loaded, none in 60
+// with this first).
+func focusFrame(t *testing.T, host, frame context.Context) {
+	t.Helper()
+	if _, err := chromedp.Call(host, page.BringToFront, cdp.Empty{}); err != nil {
+		t.Fatalf("bringing the host page to the front: %v", err)
+	}
+	eval[bool](t, host, `document.querySelector("iframe").focus(); true`)
+	waitJS(t, frame, "the frame to have focus", `document.hasFocus()`)
 }
 
 // openChatExample opens the chat example on its own origin, with the
