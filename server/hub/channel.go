@@ -45,9 +45,7 @@ type channel struct {
 	urls     map[string]*urlState // URL-mode elicitation ids awaiting complete
 	urlSeq   uint64
 	expiry   []*request // pending requests, a min-heap by deadline (expiry.go)
-	armed    bool       // a timer will fire at timerAt
-	timerAt  int64      // on the hub's clock
-	timerGen uint64     // the latest timer; older ones do nothing
+	timers   []int64    // deadlines of the expiry timers not fired yet, on the hub's clock
 }
 
 func (h *Hub) addChannelLocked(name, token string) *channel {

@@ -1,47 +1,57 @@
 package hub
 
 import (
+	"slices"
 	"time"
 
 	"github.com/formbridge/formbridge/app/wire"
 )
 
 // Expiry: each channel keeps its pending requests in a min-heap by
-// deadline and one timer for the earliest, instead of a timer per
-// request. The timer is moved earlier when a request with an earlier
-// deadline arrives, and is not moved at all when requests settle: if it
-// fires with nothing due, it re-arms for the new earliest. With the
-// usual single timeout, requests arrive in deadline order and the timer
-// is set once per expiry, not once per request.
+// deadline, and a timer that fires by the earliest, instead of a timer
+// per request. A request due sooner than every timer still to fire
+// starts another; requests settling leave the timers be: one that fires
+// with nothing due starts the next only if no other will fire in time.
+// With the usual single timeout, requests arrive in deadline order and
+// one timer is started per expiry, not per request.
 //
-// Moving the timer earlier starts a new one; the old one, when it fires,
-// sees it is not the latest and returns. The hub never stops or resets a
-// timer, so one started in a testing/synctest bubble is never touched
-// from outside it (which the runtime forbids), whichever goroutine
-// submits, answers or closes.
+// The hub never stops or resets a timer, so one started in a
+// testing/synctest bubble is never touched from outside it (which the
+// runtime forbids), whichever goroutine submits, answers or closes.
+// Instead each channel lists the deadlines of its timers that have not
+// fired (timers), so a later request never starts one more: with one
+// request waiting under a day's timeout, each short one used to leave a
+// timer for that day behind (155 bytes each, until then).
 
 // clock is the hub's monotonic time in nanoseconds.
 func (h *Hub) clock(t time.Time) int64 { return int64(t.Sub(h.epoch)) }
 
-// pushExpiry adds r to the heap and arms the timer if r is due first.
-// The caller holds c.mu.
+// pushExpiry adds r to the heap and makes sure a timer fires by its
+// deadline. The caller holds c.mu.
 func (c *channel) pushExpiry(r *request, now int64) {
 	r.index = int32(len(c.expiry))
 	c.expiry = append(c.expiry, r)
 	c.up(int(r.index))
-	// A timer due already is firing, or belongs to a testing/synctest
-	// bubble that ended (its clock is not this one): start another.
-	if !c.armed || r.deadline < c.timerAt || c.timerAt <= now {
-		c.arm(r.deadline, now)
-	}
+	c.ensureTimer(now)
 }
 
-// arm starts a timer that fires at deadline. The caller holds c.mu.
-func (c *channel) arm(deadline, now int64) {
-	c.timerAt, c.armed = deadline, true
-	c.timerGen++
-	gen := c.timerGen
-	time.AfterFunc(time.Duration(max(deadline-now, 0)), func() { c.expire(gen) })
+// ensureTimer starts a timer for the earliest deadline unless one still
+// to fire will fire by then. A timer already due is not counted on: it
+// may be waiting for c.mu, with a request it has not seen arriving
+// first, or belong to a testing/synctest bubble that ended (whose clock
+// is not this one); another fires at once. The caller holds c.mu.
+func (c *channel) ensureTimer(now int64) {
+	if len(c.expiry) == 0 {
+		return
+	}
+	first := c.expiry[0].deadline
+	for _, at := range c.timers {
+		if at > now && at <= first {
+			return
+		}
+	}
+	c.timers = append(c.timers, first)
+	time.AfterFunc(time.Duration(max(first-now, 0)), func() { c.expire(first) })
 }
 
 // removeExpiry takes r out of the heap. The caller holds c.mu.
@@ -66,17 +76,22 @@ func (c *channel) removeExpiry(r *request) {
 	}
 }
 
-// expire settles every request whose deadline passed and re-arms the
-// timer for the next one, unless a later arm replaced timer gen.
-func (c *channel) expire(gen uint64) {
+// expire runs when the timer started for deadline at fires: it settles
+// every request whose deadline passed, and makes sure a timer fires by
+// the next one.
+func (c *channel) expire(at int64) {
 	var due []*request
 	var unseen []bool
 	c.mu.Lock()
-	if gen != c.timerGen || c.gone != nil {
+	if i := slices.Index(c.timers, at); i >= 0 {
+		last := len(c.timers) - 1
+		c.timers[i] = c.timers[last]
+		c.timers = c.timers[:last]
+	}
+	if c.gone != nil {
 		c.mu.Unlock()
 		return
 	}
-	c.armed = false
 	now := c.h.clock(time.Now())
 	for len(c.expiry) > 0 && c.expiry[0].deadline <= now {
 		r := c.expiry[0]
@@ -86,9 +101,7 @@ func (c *channel) expire(gen uint64) {
 			unseen = append(unseen, neverSent)
 		}
 	}
-	if len(c.expiry) > 0 {
-		c.arm(c.expiry[0].deadline, now)
-	}
+	c.ensureTimer(now)
 	c.mu.Unlock()
 	for i, r := range due {
 		r.finish()

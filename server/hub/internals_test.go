@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/formbridge/formbridge/app/elicit"
@@ -275,4 +276,78 @@ func TestHeldBytesLimit(t *testing.T) {
 	if err := ask(t.Context(), "default"); err != nil {
 		t.Errorf("refused once the bytes were given back: %v", err)
 	}
+}
+
+// A timer already due may still be waiting for the channel's lock when
+// a request arrives: it is not counted on, or the due request would
+// wait for the new one's deadline (a review found it kept waiting 20 s
+// past its own 50 ms).
+func TestExpiryDueTimerNotCountedOn(t *testing.T) {
+	h := New(nil)
+	defer h.Close()
+	h.mu.Lock()
+	c := h.addChannelLocked("t", "secret")
+	h.mu.Unlock()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	// Deadlines an hour away, so that no timer fires during the test;
+	// now is passed in, as if that hour had passed.
+	first := h.clock(time.Now()) + int64(time.Hour)
+	c.pushExpiry(&request{deadline: first}, first-1)
+	c.pushExpiry(&request{deadline: first + int64(time.Hour)}, first+1)
+	if n := countTimers(c, first); n != 2 {
+		t.Errorf("%d timers for the due request's deadline; want 2 (the due one, and another that fires at once)", n)
+	}
+	if n := countTimers(c, first+int64(time.Hour)); n != 0 {
+		t.Errorf("%d timers for the later request; want none until the due one has expired", n)
+	}
+}
+
+// With one request waiting a day, each short one that expires must not
+// leave a timer for that day behind: the channel's timers stay few.
+func TestExpiryTimersDoNotPileUp(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := New(&Options{RatePerMinute: 1 << 20})
+		defer h.Close()
+		submit := func(timeout time.Duration, done func()) {
+			h.Submit(context.Background(), "default", wire.Implementation{Name: "test"}, json.RawMessage(nameFormParams),
+				&ElicitOptions{Timeout: timeout}, func(res *wire.ElicitResult, err error) {
+					if err != nil || res.Action != wire.ActionCancel {
+						t.Errorf("result %+v, %v; want an expiry's cancel", res, err)
+					}
+					done()
+				})
+		}
+		submit(24*time.Hour, func() {})
+		c, err := h.channel("default")
+		if err != nil {
+			t.Fatal(err)
+		}
+		most := 0
+		for range 200 {
+			expired := false
+			submit(time.Millisecond, func() { expired = true })
+			time.Sleep(2 * time.Millisecond)
+			synctest.Wait()
+			if !expired {
+				t.Fatal("a 1 ms request did not expire in 2 ms")
+			}
+			c.mu.Lock()
+			most = max(most, len(c.timers))
+			c.mu.Unlock()
+		}
+		if most > 2 {
+			t.Errorf("up to %d expiry timers waiting with two requests at most pending; want at most 2", most)
+		}
+	})
+}
+
+func countTimers(c *channel, at int64) int {
+	n := 0
+	for _, t := range c.timers {
+		if t == at {
+			n++
+		}
+	}
+	return n
 }
