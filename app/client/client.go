@@ -78,6 +78,10 @@ type Request struct {
 // UI keeps the form so the person can send again once back online.
 var ErrOffline = errors.New("not connected to the bridge")
 
+// ErrAnswerTooLarge is returned by Respond for an answer over
+// wire.MaxAnswerBytes, which the bridge would not read: nothing is sent.
+var ErrAnswerTooLarge = errors.New("the answer is larger than the bridge accepts")
+
 // ErrUnauthorized is wrapped by the Fatal event when the bridge refused
 // the token: retrying cannot help, so the client stops.
 var ErrUnauthorized = errors.New("the bridge refused the token")
@@ -117,7 +121,9 @@ func dialBridge(ctx context.Context, url string) (*websocket.Conn, error) {
 
 // Respond sends the person's result for request id. It fails with
 // ErrOffline when the connection is down; the bridge re-sends the request
-// after the reconnect, so nothing is lost by keeping the form.
+// after the reconnect, so nothing is lost by keeping the form. It fails
+// with ErrAnswerTooLarge, sending nothing, for an answer the bridge
+// would not read.
 func (c *Client) Respond(id string, result wire.ElicitResult) error {
 	c.mu.Lock()
 	conn := c.conn
@@ -128,6 +134,9 @@ func (c *Client) Respond(id string, result wire.ElicitResult) error {
 	b, err := AnswerFrame(id, result)
 	if err != nil {
 		return err
+	}
+	if len(b) > wire.MaxAnswerBytes {
+		return ErrAnswerTooLarge
 	}
 	ctx, cancel := withTimeout(context.Background(), writeTimeout)
 	defer cancel()

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -139,6 +140,12 @@ func TestHelloEventsAndRespond(t *testing.T) {
 		if id, _ := wire.StringID(m.ID); id != want.id || m.Error == nil || m.Error.Code != want.code {
 			t.Errorf("reply = %+v, want error %d for %s", m, want.code, want.id)
 		}
+	}
+	// An answer the bridge would not read is refused, and not sent: the
+	// bridge's next frame is the answer after it.
+	huge := wire.ElicitResult{Action: wire.ActionAccept, Content: map[string]any{"ok": strings.Repeat("a", wire.MaxAnswerBytes)}}
+	if err := c.Respond("r1", huge); !errors.Is(err, ErrAnswerTooLarge) {
+		t.Errorf("Respond with a %d-byte answer = %v; want ErrAnswerTooLarge", wire.MaxAnswerBytes, err)
 	}
 	result := wire.ElicitResult{Action: wire.ActionAccept, Content: map[string]any{"ok": true}}
 	if err := c.Respond("r1", result); err != nil {

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/formbridge/formbridge/app/client"
 	"github.com/formbridge/formbridge/app/embed"
 	"github.com/formbridge/formbridge/app/wire"
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -152,6 +153,9 @@ func (w *widget) answer(it *item, res wire.ElicitResult) {
 	}
 	if err := w.conn.Respond(it.ID, res); err != nil {
 		it.Draft.SendError = "You are offline, so nothing was sent. Your answers are kept: send again once the connection is back."
+		if err == client.ErrAnswerTooLarge {
+			it.Draft.SendError = "Your answers are too long to send, so nothing was sent. Shorten the longest one, then press Send again."
+		}
 		return
 	}
 	it.Draft.SendError = ""

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/formbridge/formbridge/app/client"
 	"github.com/formbridge/formbridge/app/elicit"
 	"github.com/formbridge/formbridge/app/wire"
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -16,11 +17,15 @@ import (
 type fakeConn struct {
 	sent    map[string]wire.ElicitResult
 	offline bool
+	err     error // Respond's error, when set
 }
 
 func (c *fakeConn) Respond(id string, res wire.ElicitResult) error {
 	if c.offline {
 		return errors.New("offline")
+	}
+	if c.err != nil {
+		return c.err
 	}
 	if c.sent == nil {
 		c.sent = map[string]wire.ElicitResult{}
@@ -211,6 +216,23 @@ func TestWidgetOfflineAnswerStays(t *testing.T) {
 	}
 	page := show(t, w, d)
 	page.mustFind(t, "form[data-elicitation-id=r1]")
+}
+
+// An answer too large for the bridge is not sent, and the person is told
+// what to do, not that they are offline.
+func TestWidgetAnswerTooLarge(t *testing.T) {
+	w, d, c := mountWidget(t)
+	c.err = client.ErrAnswerTooLarge
+	ask(t, w, d.Context(), "r1", formParams(t, "Name?", shortSchema), testMeta)
+	it := w.queue.find("r1")
+	w.answer(it, wire.ElicitResult{Action: "accept", Content: map[string]any{"name": "x"}})
+	if it.Draft.Sent != "" || !strings.Contains(it.Draft.SendError, "too long to send") {
+		t.Fatalf("answer too large: sent=%q error=%q", it.Draft.Sent, it.Draft.SendError)
+	}
+	page := show(t, w, d)
+	if got := page.mustFind(t, "form[data-elicitation-id=r1]").textContent(); !strings.Contains(got, "Shorten the longest one") {
+		t.Errorf("the form reads %q; want it to say to shorten the longest answer", got)
+	}
 }
 
 func TestWidgetRejected(t *testing.T) {

@@ -91,6 +91,15 @@ const (
 // refuses a request whose frame would be larger.
 const MaxFrameBytes = 4 << 20
 
+// MaxAnswerBytes is the largest frame a widget may send once its hello
+// is answered: an answer, with what the person typed or chose. A text
+// field with no maxLength takes a pasted log, and a multi-select of a
+// request's every choice repeats up to its 512 KiB. The bridge closes a
+// connection that sends more (1009); the widget refuses to send it, and
+// says so, instead of losing the answer to a reconnect that sends it
+// again.
+const MaxAnswerBytes = 1 << 20
+
 // MetaKey is the _meta key under which the bridge adds RequestMeta to the
 // params of each elicitation/create it sends to a widget.
 const MetaKey = "formbridge/request"

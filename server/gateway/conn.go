@@ -45,6 +45,7 @@ func (c *conn) serve(ctx context.Context) {
 		c.ws.CloseNow()
 		return
 	}
+	c.ws.SetReadLimit(wire.MaxAnswerBytes)
 	go c.read(ctx)
 }
 

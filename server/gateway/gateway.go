@@ -26,8 +26,10 @@ import (
 const (
 	// HelloTimeout is how long a widget has to authenticate.
 	HelloTimeout = 10 * time.Second
-	// ReadLimit bounds one incoming message; beyond it the connection
-	// closes with 1009 (message too big).
+	// ReadLimit bounds the hello, the first frame; beyond it the
+	// connection closes with 1009 (message too big). After the hello,
+	// frames may be up to wire.MaxAnswerBytes: an answer carries what
+	// the person wrote.
 	ReadLimit = 64 << 10
 	// MaxBadFrames is how many malformed or refused frames a connection
 	// may send before it is closed with 1008.

@@ -141,13 +141,46 @@ func TestAllowedOrigins(t *testing.T) {
 	}
 }
 
+// A frame over the limit closes the connection with 1009: 64 KiB for the
+// hello, wire.MaxAnswerBytes after it.
 func TestOversizedFrame(t *testing.T) {
 	b := start(t, nil)
-	c := dial(t, b)
-	c.hello(token, false)
-	c.send(`{"jsonrpc":"2.0","method":"x","params":"` + strings.Repeat("a", 65<<10) + `"}`)
-	if got := c.closed(); got != websocket.StatusMessageTooBig {
-		t.Errorf("close status %v; want 1009", got)
+	t.Run("hello", func(t *testing.T) {
+		c := dial(t, b)
+		c.send(`{"jsonrpc":"2.0","id":"hello","method":"formbridge/hello","params":{"token":"` + strings.Repeat("a", 65<<10) + `"}}`)
+		if got := c.closed(); got != websocket.StatusMessageTooBig {
+			t.Errorf("close status %v; want 1009", got)
+		}
+	})
+	t.Run("after hello", func(t *testing.T) {
+		c := dial(t, b)
+		c.hello(token, false)
+		c.send(`{"jsonrpc":"2.0","method":"x","params":"` + strings.Repeat("a", wire.MaxAnswerBytes) + `"}`)
+		if got := c.closed(); got != websocket.StatusMessageTooBig {
+			t.Errorf("close status %v; want 1009", got)
+		}
+	})
+}
+
+// An answer longer than the hello's limit, from a text field with no
+// maxLength, reaches the caller (a review found 70 KB of text lost: the
+// connection was cut with 1009, and the widget sent it again on every
+// reconnect).
+func TestLongAnswerSettles(t *testing.T) {
+	b := start(t, nil)
+	w := dial(t, b)
+	w.hello(token, false)
+	const form = `{"message":"Describe the incident","requestedSchema":{"type":"object","properties":{"notes":{"type":"string","title":"Notes"}},"required":["notes"]}}`
+	call := elicitAsync(context.Background(), b.h, form, nil)
+	id, _ := w.request()
+	notes := strings.Repeat("a log line of the incident, pasted as it was.\n", 20000) // ~920 KB
+	w.answer(id, wire.ElicitResult{Action: wire.ActionAccept, Content: map[string]any{"notes": notes}})
+	res, err := call.wait(t)
+	if err != nil || res.Action != wire.ActionAccept || res.Content["notes"] != notes {
+		t.Fatalf("the caller got %v, %v; want the %d-byte answer", res.Action, err, len(notes))
+	}
+	if p := w.settled(); p.RequestID != id || p.Outcome != wire.OutcomeAnswered {
+		t.Errorf("settled %+v; want %s answered", p, id)
 	}
 }
 

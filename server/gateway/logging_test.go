@@ -79,3 +79,16 @@ func waitLogged(t *testing.T, logs *logbuf.Buffer, msg string, n int) string {
 	}
 	return logs.String()
 }
+
+// A frame over the size limit is logged: the connection ends with 1009,
+// and whatever it answered stays pending.
+func TestOversizedFrameLogged(t *testing.T) {
+	b, logs := loggedBridge(t)
+	c := dial(t, b)
+	c.hello(token, false)
+	c.send(`{"jsonrpc":"2.0","method":"x","params":"` + strings.Repeat("a", wire.MaxAnswerBytes) + `"}`)
+	if got := c.closed(); got != websocket.StatusMessageTooBig {
+		t.Errorf("close status %v; want 1009", got)
+	}
+	waitLogged(t, logs, "a frame over the size limit", 1)
+}

@@ -24,7 +24,12 @@ func (c *conn) readLoop(ctx context.Context) {
 	for {
 		typ, data, err := c.ws.Read(ctx)
 		if err != nil {
-			return // closed, or too big (coder/websocket closed it with 1009)
+			if errors.Is(err, websocket.ErrMessageTooBig) {
+				// coder/websocket has closed it with 1009. The request the
+				// frame answered stays pending; no widget of ours sends one.
+				c.g.log.Warn("widget dropped: a frame over the size limit", "remote", c.remote, "channel", c.sess.Channel(), "limit", wire.MaxAnswerBytes)
+			}
+			return // closed
 		}
 		if typ != websocket.MessageText {
 			c.fail(nil, wire.CodeInvalidRequest, "frames must be text (JSON-RPC 2.0)")
