@@ -15,6 +15,7 @@ import (
 	"github.com/formbridge/formbridge/app/wire"
 	"github.com/formbridge/formbridge/server/api"
 	"github.com/formbridge/formbridge/server/hub"
+	"github.com/formbridge/formbridge/server/internal/hubtest"
 )
 
 const apiKey = "test-api-key"
@@ -87,43 +88,10 @@ func send(req *http.Request) response {
 	return response{status: resp.StatusCode, header: resp.Header, body: string(b)}
 }
 
-// widget attaches to a channel and returns a function that answers the
-// next request with res.
+// widget attaches a widget to a channel (hubtest.Widget).
 func widget(t *testing.T, h *hub.Hub, channel string) (*hub.Session, func() string) {
 	t.Helper()
-	wake := make(chan struct{}, 1)
-	s, err := h.Attach(channel, &hub.AttachOptions{
-		Capabilities: wire.Capabilities{Elicitation: &wire.ElicitationCapabilities{Form: &struct{}{}, URL: &struct{}{}}},
-		Notify: func() {
-			select {
-			case wake <- struct{}{}:
-			default:
-			}
-		},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf [][]byte
-	next := func() string {
-		t.Helper()
-		deadline := time.After(10 * time.Second)
-		for len(buf) == 0 {
-			buf, _ = s.Take(buf)
-			if len(buf) > 0 {
-				break
-			}
-			select {
-			case <-wake:
-			case <-deadline:
-				t.Fatal("no frame for the widget")
-			}
-		}
-		f := string(buf[0])
-		buf = buf[1:]
-		return f
-	}
-	return s, next
+	return hubtest.Widget(t, h, channel)
 }
 
 func requestID(t *testing.T, frame string) string {

@@ -3,7 +3,9 @@ package mcpbridge
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -34,16 +36,86 @@ func (a *APIEliciter) client() *http.Client {
 // Elicit posts the question and waits for the person's answer. API errors
 // come back as *wire.Error with the hub's JSON-RPC codes, so they reach
 // the MCP server as the hub would have reported them.
+//
+// A person may take minutes, and a connection held that long can break
+// (a proxy's idle timeout, a network change, the bridge restarting). So
+// the question is asked with an Idempotency-Key: the bridge keeps it on
+// the person's screen when the wait breaks, and the wait is taken up
+// again with the same key, which gets the same question's answer, never
+// a second question. Without the connection's end to withdraw it, the
+// question is withdrawn by its key when ctx ends first.
 func (a *APIEliciter) Elicit(ctx context.Context, channel string, requester wire.Implementation, params json.RawMessage, opts *hub.ElicitOptions) (*wire.ElicitResult, error) {
 	body := map[string]any{"params": params, "requester": requester}
 	if opts != nil && opts.Timeout > 0 {
 		body["timeoutSeconds"] = opts.Timeout.Seconds()
 	}
-	var res wire.ElicitResult
-	if err := a.post(ctx, "/api/v1/channels/"+url.PathEscape(channel)+"/elicitations", body, &res); err != nil {
-		return nil, err
+	key := newIdempotencyKey()
+	path := "/api/v1/channels/" + url.PathEscape(channel) + "/elicitations"
+	pause, failed := retryFirst, 0
+	for {
+		var res wire.ElicitResult
+		began := time.Now()
+		err := a.do(ctx, http.MethodPost, path, key, body, &res)
+		switch {
+		case err == nil:
+			return &res, nil
+		case ctx.Err() != nil:
+			a.withdraw(path, key)
+			return nil, ctx.Err()
+		case !errors.Is(err, errUnreachable):
+			return nil, err // the API's own answer: asking again gets the same
+		}
+		// A wait that had been going for a while broke: take it up at
+		// once. Attempts that fail quickly, one after another, mean the
+		// bridge is gone: back off, and give up after about a minute.
+		if time.Since(began) > retryMax {
+			pause, failed = retryFirst, 0
+		}
+		if failed++; failed > maxRetries {
+			a.withdraw(path, key)
+			return nil, err
+		}
+		select {
+		case <-time.After(pause):
+		case <-ctx.Done():
+			a.withdraw(path, key)
+			return nil, ctx.Err()
+		}
+		pause = min(2*pause, retryMax)
 	}
-	return &res, nil
+}
+
+// Retrying a broken wait: the first pause, the longest, and how many
+// quick failures in a row end it (0.5+1+2+4+8+15+15+15 s, about a minute).
+const (
+	retryFirst = 500 * time.Millisecond
+	retryMax   = 15 * time.Second
+	maxRetries = 8
+)
+
+// maxAnswerRead bounds the API's answer read: the person's answer, up to
+// wire.MaxAnswerBytes, in its JSON envelope.
+const maxAnswerRead = 2 * wire.MaxAnswerBytes
+
+// errUnreachable marks a failure to reach the bridge or to read its
+// answer, after which the same request may go again.
+var errUnreachable = errors.New("the bridge could not be reached")
+
+// newIdempotencyKey names one question for its retries.
+func newIdempotencyKey() string {
+	return "formbridge-call-" + rand.Text()
+}
+
+// withdrawTimeout bounds withdrawing a question whose caller has gone.
+const withdrawTimeout = 10 * time.Second
+
+// withdraw takes back the question asked with key, once its caller no
+// longer waits for it. Best effort: a bridge that cannot be reached lets
+// it expire instead.
+func (a *APIEliciter) withdraw(path, key string) {
+	ctx, cancel := context.WithTimeout(context.Background(), withdrawTimeout)
+	defer cancel()
+	_ = a.do(ctx, http.MethodDelete, path, key, nil, nil)
 }
 
 // completeTimeout bounds Complete, which has no caller's context: the
@@ -55,7 +127,7 @@ const completeTimeout = 30 * time.Second
 func (a *APIEliciter) Complete(channel, elicitationID string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), completeTimeout)
 	defer cancel()
-	return a.post(ctx, "/api/v1/channels/"+url.PathEscape(channel)+"/elicitations/complete",
+	return a.do(ctx, http.MethodPost, "/api/v1/channels/"+url.PathEscape(channel)+"/elicitations/complete", "",
 		map[string]string{"elicitationId": elicitationID}, nil)
 }
 
@@ -67,17 +139,15 @@ func (a *APIEliciter) Check(ctx context.Context, channel string) (hub.ChannelSta
 		Widgets int `json:"widgets"`
 		Pending int `json:"pending"`
 	}
-	if err := a.do(ctx, http.MethodGet, "/api/v1/channels/"+url.PathEscape(channel), nil, &st); err != nil {
+	if err := a.do(ctx, http.MethodGet, "/api/v1/channels/"+url.PathEscape(channel), "", nil, &st); err != nil {
 		return hub.ChannelStatus{}, err
 	}
 	return hub.ChannelStatus{Widgets: st.Widgets, Pending: st.Pending}, nil
 }
 
-func (a *APIEliciter) post(ctx context.Context, path string, body, out any) error {
-	return a.do(ctx, http.MethodPost, path, body, out)
-}
-
-func (a *APIEliciter) do(ctx context.Context, method, path string, body, out any) error {
+// do sends one API request, with an Idempotency-Key unless key is "",
+// and reads its JSON answer into out.
+func (a *APIEliciter) do(ctx context.Context, method, path, key string, body, out any) error {
 	var rd io.Reader
 	if body != nil {
 		b, err := json.Marshal(body)
@@ -94,17 +164,23 @@ func (a *APIEliciter) do(ctx context.Context, method, path string, body, out any
 		req.Header.Set("Content-Type", "application/json")
 	}
 	req.Header.Set("Authorization", "Bearer "+a.APIKey)
+	if key != "" {
+		req.Header.Set("Idempotency-Key", key)
+	}
 	resp, err := a.client().Do(req)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return fmt.Errorf("failed to reach the bridge's HTTP API: %w", err)
+		return fmt.Errorf("%w: failed to reach its HTTP API: %w", errUnreachable, err)
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswerRead))
 	if err != nil {
-		return fmt.Errorf("failed to read the bridge's answer: %w", err)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("%w: failed to read its answer: %w", errUnreachable, err)
 	}
 	if resp.StatusCode/100 != 2 {
 		return apiError(resp.StatusCode, data)

@@ -7,7 +7,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -15,6 +17,7 @@ import (
 	"github.com/formbridge/formbridge/app/wire"
 	"github.com/formbridge/formbridge/server/api"
 	"github.com/formbridge/formbridge/server/hub"
+	"github.com/formbridge/formbridge/server/internal/hubtest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -41,9 +44,11 @@ func TestAPIEliciter(t *testing.T) {
 				Requester      wire.Implementation `json:"requester"`
 				TimeoutSeconds float64             `json:"timeoutSeconds"`
 			}
-			var auth, path string
+			var auth, path, key string
+			requests := 0
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				auth, path = r.Header.Get("Authorization"), r.URL.Path
+				requests++
+				auth, path, key = r.Header.Get("Authorization"), r.URL.Path, r.Header.Get("Idempotency-Key")
 				b, _ := io.ReadAll(r.Body)
 				json.Unmarshal(b, &got)
 				w.WriteHeader(tt.status)
@@ -57,6 +62,9 @@ func TestAPIEliciter(t *testing.T) {
 			}
 			if string(got.Params) != `{"message":"hi"}` || got.Requester.Name != "srv" || got.TimeoutSeconds != 90 {
 				t.Errorf("sent body %+v", got)
+			}
+			if !strings.HasPrefix(key, "formbridge-call-") || requests != 1 {
+				t.Errorf("%d requests, Idempotency-Key %q; want one, with a key (an answer of the API is not retried)", requests, key)
 			}
 			if (err != nil) != tt.wantErr {
 				t.Fatalf("error %v, want error %v", err, tt.wantErr)
@@ -113,4 +121,134 @@ func TestAPIEliciterCheck(t *testing.T) {
 	if _, err := (&APIEliciter{BaseURL: srv.URL, APIKey: "right-key"}).Check(t.Context(), "nope"); err == nil || !strings.Contains(err.Error(), "no such channel") {
 		t.Errorf("an unknown channel: %v", err)
 	}
+}
+
+// apiBridge is the real API over a hub, and a widget on its default
+// channel: each question it is sent comes out of next.
+func apiBridge(t *testing.T) (h *hub.Hub, url string, s *hub.Session, next func() string) {
+	t.Helper()
+	h = hub.New(nil)
+	t.Cleanup(h.Close)
+	srv := httptest.NewServer(api.New(h, &api.Options{APIKey: "k1"}))
+	t.Cleanup(srv.Close)
+	s, next = hubtest.Widget(t, h, "default")
+	return h, srv.URL, s, next
+}
+
+func frameID(t *testing.T, frame string) (method, id string) {
+	t.Helper()
+	var m wire.Message
+	if err := json.Unmarshal([]byte(frame), &m); err != nil {
+		t.Fatalf("not JSON-RPC: %s", frame)
+	}
+	id, _ = wire.StringID(m.ID)
+	return m.Method, id
+}
+
+// A wait that breaks while the person reads is taken up again with the
+// same Idempotency-Key: the person is asked once, and their answer comes
+// back, as with formbridge call --bridge behind a proxy that cuts idle
+// connections.
+func TestAPIEliciterRetriesABrokenWait(t *testing.T) {
+	h, url, s, next := apiBridge(t)
+	var mu sync.Mutex
+	var posts []string
+	sent := func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(posts)
+	}
+	breakFirst := make(chan struct{})
+	transport := roundTripper(func(r *http.Request) (*http.Response, error) {
+		mu.Lock()
+		posts = append(posts, r.Method+" "+r.Header.Get("Idempotency-Key"))
+		first := len(posts) == 1
+		mu.Unlock()
+		if first {
+			ctx, cancel := context.WithCancel(r.Context())
+			go func() { <-breakFirst; cancel() }()
+			r = r.WithContext(ctx)
+		}
+		return http.DefaultTransport.RoundTrip(r)
+	})
+	a := &APIEliciter{BaseURL: url, APIKey: "k1", HTTPClient: &http.Client{Transport: transport}}
+	type outcome struct {
+		res *wire.ElicitResult
+		err error
+	}
+	out := make(chan outcome, 1)
+	go func() {
+		res, err := a.Elicit(t.Context(), "default", wire.Implementation{Name: "srv"}, json.RawMessage(`{"message":"Deploy now?","requestedSchema":{"type":"object","properties":{}}}`), nil)
+		out <- outcome{res, err}
+	}()
+	_, id := frameID(t, next())
+	close(breakFirst)
+	for h.Pending("default") != 1 || len(sent()) < 2 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := s.Answer(id, wire.ElicitResult{Action: wire.ActionAccept, Content: map[string]any{}}); err != nil {
+		t.Fatal(err)
+	}
+	o := <-out
+	if o.err != nil || o.res.Action != wire.ActionAccept {
+		t.Fatalf("Elicit = %+v, %v; want the person's accept", o.res, o.err)
+	}
+	if method, _ := frameID(t, next()); method != wire.MethodSettled {
+		t.Errorf("the widget's next frame is %s; want settled (no second question)", method)
+	}
+	if p := sent(); len(p) != 2 || p[0] != p[1] {
+		t.Errorf("requests %q; want two POSTs with the same key", p)
+	}
+}
+
+// When its caller stops waiting, the question is withdrawn by its key,
+// as closing the connection withdraws a question asked without one.
+func TestAPIEliciterWithdrawsWhenCancelled(t *testing.T) {
+	h, url, _, next := apiBridge(t)
+	a := &APIEliciter{BaseURL: url, APIKey: "k1"}
+	ctx, cancel := context.WithCancel(t.Context())
+	errc := make(chan error, 1)
+	go func() {
+		_, err := a.Elicit(ctx, "default", wire.Implementation{Name: "srv"}, json.RawMessage(`{"message":"Deploy now?","requestedSchema":{"type":"object","properties":{}}}`), nil)
+		errc <- err
+	}()
+	next()
+	cancel()
+	if err := <-errc; !errors.Is(err, context.Canceled) {
+		t.Errorf("Elicit = %v; want the cancellation", err)
+	}
+	if h.Pending("default") != 0 {
+		t.Error("the question is still pending after its caller left")
+	}
+	if method, _ := frameID(t, next()); method != wire.MethodSettled {
+		t.Errorf("the widget heard %s; want settled (withdrawn)", method)
+	}
+}
+
+// A bridge that cannot be reached is tried for about a minute, then the
+// error comes back.
+func TestAPIEliciterGivesUp(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var posts, deletes int
+		down := roundTripper(func(r *http.Request) (*http.Response, error) {
+			if r.Method == http.MethodDelete {
+				deletes++
+			} else {
+				posts++
+			}
+			return nil, errors.New("connection refused")
+		})
+		a := &APIEliciter{BaseURL: "http://bridge.invalid", APIKey: "k1", HTTPClient: &http.Client{Transport: down}}
+		start := time.Now()
+		_, err := a.Elicit(t.Context(), "default", wire.Implementation{Name: "srv"}, json.RawMessage(`{"message":"hi"}`), nil)
+		if err == nil || !strings.Contains(err.Error(), "connection refused") {
+			t.Errorf("Elicit = %v; want the transport's error", err)
+		}
+		if posts != maxRetries+1 || deletes != 1 {
+			t.Errorf("%d POSTs and %d DELETEs; want %d and 1", posts, deletes, maxRetries+1)
+		}
+		if d := time.Since(start); d < 45*time.Second || d > 90*time.Second {
+			t.Errorf("gave up after %v; want about a minute", d)
+		}
+	})
 }
