@@ -172,6 +172,9 @@ func (w *widget) onClientEvent(ctx app.Context, e client.Event) {
 			tabStorage.setItem(linkKey, refusedLink)
 		}
 		w.onFatal(unauthorized)
+		// The client has stopped for good: no "still trying" may
+		// replace the reason with the state that follows.
+		w.watch = nil
 	}
 	// app/embed: word a bridge on another origin that never answered, and
 	// tell an embedding page what changed (never what was answered;

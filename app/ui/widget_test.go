@@ -2,6 +2,7 @@ package ui
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/formbridge/formbridge/app/client"
 	"github.com/formbridge/formbridge/app/elicit"
+	"github.com/formbridge/formbridge/app/embed"
 	"github.com/formbridge/formbridge/app/wire"
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -646,5 +648,30 @@ func TestWidgetNotificationsRefused(t *testing.T) {
 	w.refusedNow = false
 	if foot := show(t, w, d).find("footer"); foot != nil {
 		t.Errorf("refused before this visit, the footer reads %q", foot.textContent())
+	}
+}
+
+// A refused token stops the client for good: with a bridge on another
+// origin (#bridge=, a static site, an embed) the watch's "still trying"
+// must not replace the reason when the offline state follows the Fatal
+// event, as the client sends them (a review found it did).
+func TestFatalNotReplacedByWatch(t *testing.T) {
+	for _, wasOnline := range []bool{false, true} {
+		t.Run(fmt.Sprint("was online ", wasOnline), func(t *testing.T) {
+			w, d, _ := mountWidget(t)
+			ctx := d.Context()
+			w.watch = embed.NewWatch("wss://bridge.example/ws")
+			w.onClientEvent(ctx, client.Event{State: client.StateConnecting})
+			if wasOnline {
+				w.onClientEvent(ctx, client.Event{State: client.StateOnline})
+				w.onClientEvent(ctx, client.Event{State: client.StateOffline})
+				w.onClientEvent(ctx, client.Event{State: client.StateConnecting})
+			}
+			w.onClientEvent(ctx, client.Event{Fatal: fmt.Errorf("%w: unknown token", client.ErrUnauthorized)})
+			w.onClientEvent(ctx, client.Event{State: client.StateOffline})
+			if page := show(t, w, d).textContent(); !strings.Contains(page, "was not accepted") || strings.Contains(page, "trying") {
+				t.Errorf("the page reads %q; want the refused token, and nothing about trying again", page)
+			}
+		})
 	}
 }
