@@ -13,6 +13,8 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/coder/websocket"
+
 	"github.com/formbridge/formbridge/app/wire"
 )
 
@@ -48,10 +50,10 @@ func TestReconnectBackoff(t *testing.T) {
 			switch n := len(b.dialTimes()); {
 			case n <= 4:
 				// Four failures in a row: dropped before hello.
-			case n == 5:
-				// Online, then dropped: the backoff starts over.
-				bc.hello("secret", bridgeInfo)
 			default:
+				// Online, and silent: the client drops the fifth when its
+				// heartbeat lapses (30 s, as long as stableFor), and the
+				// backoff starts over.
 				bc.hello("secret", bridgeInfo)
 				for {
 					if _, err := bc.read(); err != nil {
@@ -71,10 +73,10 @@ func TestReconnectBackoff(t *testing.T) {
 		go func() { defer close(done); c.Run(ctx) }()
 		defer func() { cancel(); <-done }() // also when an assertion stops the test early
 
-		time.Sleep(40 * time.Second) // past the last connection, short of its heartbeat timeout
+		time.Sleep(70 * time.Second) // past the last connection, short of its heartbeat timeout
 		dials := b.dialTimes()
 		if len(dials) != 6 {
-			t.Fatalf("client connected %d times in 40 s, want 6", len(dials))
+			t.Fatalf("client connected %d times in 70 s, want 6", len(dials))
 		}
 		// Bounds of backoff(n), jittered ±20% and clamped to [1 s, 30 s].
 		want := []struct{ lo, hi time.Duration }{
@@ -82,7 +84,7 @@ func TestReconnectBackoff(t *testing.T) {
 			{1600 * time.Millisecond, 2400 * time.Millisecond},
 			{3200 * time.Millisecond, 4800 * time.Millisecond},
 			{6400 * time.Millisecond, 9600 * time.Millisecond},
-			{1000 * time.Millisecond, 1200 * time.Millisecond}, // after being online
+			{wire.HeartbeatTimeout + 1000*time.Millisecond, wire.HeartbeatTimeout + 1200*time.Millisecond}, // after being online
 		}
 		for i, w := range want {
 			if gap := dials[i+1].Sub(dials[i]); gap < w.lo || gap > w.hi {
@@ -111,6 +113,35 @@ func TestReconnectBackoff(t *testing.T) {
 		}
 		if hellos != 2 {
 			t.Errorf("got %d hello events, want one per successful connection (2)", hellos)
+		}
+	})
+}
+
+// A bridge that ends each connection right after the hello (1013: the
+// widget read too slowly, or too many are open) is not dialled again
+// every second: the backoff grows as for failed dials (a review counted
+// 285 connections in 5 minutes).
+func TestReconnectBackoffAfterShortSessions(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b := &fakeBridge{t: t, serve: func(bc *bridgeConn) {
+			res := bridgeInfo
+			res.Pending = 0
+			if _, ok := bc.hello("secret", res); ok {
+				bc.conn.Close(websocket.StatusTryAgainLater, "closed right after hello")
+			}
+		}}
+		c := New(Options{Token: "secret"})
+		stop := serveMem(t, b, c)
+		defer stop()
+		ctx, cancel := context.WithCancel(t.Context())
+		done := make(chan struct{})
+		go func() { defer close(done); c.Run(ctx) }()
+		time.Sleep(5 * time.Minute)
+		cancel()
+		<-done
+		// 1+2+4+8+16 s, then every 30 s: about 14 in 5 minutes.
+		if dials := b.dialTimes(); len(dials) > 16 || dials[4].Sub(dials[3]) < 6400*time.Millisecond {
+			t.Errorf("%d connections in 5 minutes, the fourth wait %v; want the backoff to grow", len(dials), dials[4].Sub(dials[3]))
 		}
 	})
 }

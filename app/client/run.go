@@ -6,11 +6,16 @@ import (
 	"time"
 )
 
+// stableFor is how long a connection must last for a drop to count as
+// news rather than as another failure to connect.
+const stableFor = 30 * time.Second
+
 // Run connects to the bridge and keeps the connection until ctx ends,
 // reconnecting with exponential backoff (1 s to 30 s, jittered) whenever it
-// drops. It returns when ctx ends, closing the connection explicitly, or
-// after a Fatal event (a refused token or no bridge URL), since retrying
-// cannot help then.
+// drops; a drop within stableFor of connecting counts as one more
+// failure. It returns when ctx ends, closing the connection explicitly,
+// or after a Fatal event (a refused token or no bridge URL), since
+// retrying cannot help then.
 func (c *Client) Run(ctx context.Context) {
 	if c.opts.URL == "" {
 		c.setState(StateOffline)
@@ -20,6 +25,7 @@ func (c *Client) Run(ctx context.Context) {
 	failures := 0
 	for {
 		c.setState(StateConnecting)
+		began := time.Now()
 		online, err := c.session(ctx)
 		c.setConn(nil)
 		if ctx.Err() != nil {
@@ -33,8 +39,11 @@ func (c *Client) Run(ctx context.Context) {
 			return
 		}
 		c.setState(StateOffline)
-		if online {
-			// The bridge was reachable: start the backoff over.
+		if online && time.Since(began) >= stableFor {
+			// The connection held: start the backoff over. One the
+			// bridge ends right after the hello (1013: this widget read
+			// too slowly, or too many are open) backs off as a failed
+			// dial does, instead of coming back every second.
 			failures = 0
 		}
 		t := time.NewTimer(backoff(failures))
