@@ -53,8 +53,12 @@ type Event struct {
 	// Gone is the id of a request the bridge no longer holds: it answered
 	// the person's answer with -32003 (it restarted, or forgot a request
 	// settled long ago). The answer went nowhere; withdraw the form.
-	Gone  string
-	Fatal error // e.g. the token was refused: the client stops retrying
+	Gone string
+	// AnswerRefused is the id of a request whose answer the bridge
+	// answered with any other error: it did not take the answer, and the
+	// request waits; the person may send again, or decline.
+	AnswerRefused string
+	Fatal         error // e.g. the token was refused: the client stops retrying
 }
 
 // Synced follows each hello once the bridge has sent every request it

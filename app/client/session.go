@@ -127,9 +127,14 @@ func (c *Client) session(ctx context.Context) (online bool, err error) {
 			}
 		case msg.IsResponse():
 			// The only responses besides hello's are errors about an
-			// answer; -32003 means its request is gone for good.
-			if id, ok := wire.StringID(msg.ID); ok && msg.Error != nil && msg.Error.Code == wire.CodeUnknownRequest {
-				c.emit(Event{Gone: id})
+			// answer; -32003 means its request is gone for good, any
+			// other that the bridge did not take the answer.
+			if id, ok := wire.StringID(msg.ID); ok && msg.Error != nil {
+				if msg.Error.Code == wire.CodeUnknownRequest {
+					c.emit(Event{Gone: id})
+				} else {
+					c.emit(Event{AnswerRefused: id})
+				}
 			}
 		case msg.IsNotification():
 			c.handleNotification(&msg)

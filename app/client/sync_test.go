@@ -13,7 +13,8 @@ import (
 
 // TestSyncedAndGone: after hello the client counts the pending requests
 // the bridge announced, a refused one included, and then says which it
-// delivered; a -32003 for an answer becomes a Gone event.
+// delivered; a -32003 for an answer becomes a Gone event, any other
+// error for one an AnswerRefused event (the request still waits).
 func TestSyncedAndGone(t *testing.T) {
 	params := formParams(t)
 	b := &fakeBridge{t: t, serve: func(bc *bridgeConn) {
@@ -30,7 +31,7 @@ func TestSyncedAndGone(t *testing.T) {
 			return
 		}
 		bc.send(wire.NewError([]byte(`"old"`), wire.CodeUnknownRequest, "no pending request has this id", nil))
-		bc.send(wire.NewError([]byte(`"x"`), wire.CodeInvalidParams, "bad action", nil)) // not a loss of the request
+		bc.send(wire.NewError([]byte(`"x"`), wire.CodeInvalidParams, "bad action", nil)) // the answer, not the request
 		bc.notify(wire.MethodSettled, wire.SettledParams{RequestID: "old", Outcome: "unknown"})
 		bc.read()
 	}}
@@ -41,7 +42,7 @@ func TestSyncedAndGone(t *testing.T) {
 	go c.Run(ctx)
 
 	var got []string
-	for len(got) < 8 {
+	for len(got) < 9 {
 		ev := rec.next(t)
 		switch {
 		case ev.State != "":
@@ -57,12 +58,14 @@ func TestSyncedAndGone(t *testing.T) {
 			}
 		case ev.Gone != "":
 			got = append(got, "gone "+ev.Gone)
+		case ev.AnswerRefused != "":
+			got = append(got, "refused "+ev.AnswerRefused)
 		case ev.Settled != nil:
 			got = append(got, "settled "+ev.Settled.RequestID)
 		}
 	}
 	want := []string{"state connecting", "state online", "hello", "request a", "request c"}
-	if !cmp.Equal(got[:5], want) || got[6] != "request d" || got[7] != "gone old" {
+	if !cmp.Equal(got[:5], want) || got[6] != "request d" || got[7] != "gone old" || got[8] != "refused x" {
 		t.Errorf("events %q", got)
 	}
 	if ev := rec.next(t); ev.Settled == nil || ev.Settled.RequestID != "old" {

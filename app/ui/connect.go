@@ -156,6 +156,8 @@ func (w *widget) onClientEvent(ctx app.Context, e client.Event) {
 		w.onSynced(ctx, e.Synced.IDs)
 	case e.Gone != "":
 		w.onGone(ctx, e.Gone)
+	case e.AnswerRefused != "":
+		w.onAnswerRefused(e.AnswerRefused)
 	case e.Settled != nil:
 		w.onSettled(ctx, e.Settled)
 	case e.Complete != nil:

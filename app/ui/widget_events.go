@@ -202,6 +202,17 @@ func (w *widget) onGone(ctx app.Context, id string) {
 	}
 }
 
+// onAnswerRefused: the bridge answered the person's answer with an error
+// (not -32003): it did not take it, and the request still waits. The
+// form leaves "Sending…", so the person can send again, or decline.
+func (w *widget) onAnswerRefused(id string) {
+	if it := w.queue.find(id); it != nil && it.Draft.Sent != "" {
+		it.Draft.Sent, it.Draft.lastSent = "", nil
+		it.Draft.SendError = "The service did not take this answer. Send it again, or choose Decline or Dismiss."
+		it.rev++
+	}
+}
+
 // onComplete: the person finished the step of a URL-mode request in the
 // other tab. An unknown or finished id is ignored, as MCP requires.
 func (w *widget) onComplete(p *wire.CompleteParams) {

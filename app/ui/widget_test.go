@@ -329,6 +329,31 @@ func TestWidgetAnswerGone(t *testing.T) {
 	}
 }
 
+// TestWidgetAnswerRefused: the bridge answers an answer with an error
+// other than -32003. It did not take it: the form leaves "Sending…" with
+// its buttons back and says so (a review found it stuck for good).
+func TestWidgetAnswerRefused(t *testing.T) {
+	w, d, c := mountWidget(t)
+	ctx := d.Context()
+	ask(t, w, ctx, "r1", formParams(t, "Name?", shortSchema), testMeta)
+	w.answer(w.queue.find("r1"), wire.ElicitResult{Action: "decline"})
+	w.onClientEvent(ctx, client.Event{AnswerRefused: "r1"})
+	page := show(t, w, d)
+	form := page.mustFind(t, "form[data-elicitation-id=r1]")
+	if !strings.Contains(form.textContent(), "did not take this answer") {
+		t.Errorf("the form reads %q; want it to say the answer was not taken", form.textContent())
+	}
+	for _, a := range []string{"accept", "decline", "cancel"} {
+		if form.mustFind(t, "button[data-action="+a+"]").on("disabled") {
+			t.Errorf("%s stays disabled", a)
+		}
+	}
+	w.answer(w.queue.find("r1"), wire.ElicitResult{Action: "cancel"})
+	if c.sent["r1"].Action != "cancel" {
+		t.Errorf("sent %+v after choosing Dismiss; want the cancel", c.sent["r1"])
+	}
+}
+
 func TestWidgetURLMode(t *testing.T) {
 	w, d, c := mountWidget(t)
 	ctx := d.Context()
