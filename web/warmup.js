@@ -14,7 +14,7 @@
     `<div class="fb-field"><label class="fb-label"><bdi>Aa</bdi></label><p class="fb-hint">Aa</p>${control}</div>`;
   const sample =
     '<main class="fb-main"><div class="fb-content"><form class="fb-card"><header class="fb-card-head">' +
-    '<p class="fb-asks">Aa</p><h2 class="fb-title"><bdi>Aa</bdi></h2><p class="fb-message">Aa</p></header><div class="fb-fields">' +
+    '<p class="fb-asks">Aa</p><h2 class="fb-title"><bdi>Aa</bdi></h2><p class="fb-message">Aa</p></header><fieldset class="fb-lock"><div class="fb-fields">' +
     '<div class="fb-field fb-check"><div class="fb-check-row"><input type="checkbox"><label class="fb-label"><bdi>Aa</bdi></label></div></div>' +
     field('<input type="text" class="fb-input">') +
     field('<textarea class="fb-input"></textarea>') +
@@ -22,7 +22,7 @@
     field('<select class="fb-input"><option>Aa</option></select>') +
     '<fieldset class="fb-field"><legend class="fb-label">Aa</legend><div class="fb-options">' +
     '<label class="fb-option"><input type="radio"> Aa</label><label class="fb-option"><input type="checkbox"> Aa</label></div></fieldset>' +
-    '</div><div class="fb-actions"><button class="fb-primary" type="button">Aa</button><button type="button">Aa</button></div></form></div></main>';
+    '</div></fieldset><div class="fb-actions"><button class="fb-primary" type="button">Aa</button><button type="button">Aa</button></div></form></div></main>';
 
   const warm = () => {
     // Too late to help: the widget has laid out a form of its own.

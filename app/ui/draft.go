@@ -37,8 +37,10 @@ type draft struct {
 	Sent   string `json:"-"`
 	Opened bool   `json:"-"`
 	// lastSent is the answer last sent, for sending again when the
-	// connection dropped before the bridge said it arrived.
+	// connection dropped before the bridge said it arrived; resent is
+	// set once it went again, when the first may have arrived after all.
 	lastSent *wire.ElicitResult
+	resent   bool
 	// SendError says why the last send failed (offline).
 	SendError string `json:"-"`
 }

@@ -425,7 +425,13 @@ func (f *requestCard) Render() app.UI {
 		// being typed in would lose its focus and its value. The slot
 		// keeps the fields' position fixed (and takes no room).
 		el("div", "fb-slot", sensitive, textIf("p", "fb-problem", it.Problem), summary),
-		el("div", "fb-fields", fields...),
+		// Disabled while sending: an answer the connection may send
+		// again is the one sent, and a change made meanwhile would be
+		// lost behind "Sent" (a review found it so). The fieldset has
+		// no box of its own (display: contents): laid out, Chromium no
+		// longer kept the error summary in view when focus went to the
+		// first field with a problem.
+		elem("fieldset", "fb-lock", el("div", "fb-fields", fields...)).Attr("disabled", busy).Role("none"),
 		sendError(d.SendError),
 		sending,
 		elem("div", "fb-actions", actions...).On("pointerdown", f.onActionPress),

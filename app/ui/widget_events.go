@@ -40,6 +40,7 @@ func (w *widget) onRequest(ctx app.Context, id string, params wire.ElicitParams,
 		// did not arrive. It goes again, as the person meant it to; the
 		// bridge takes the same answer twice as one.
 		if res := held.Draft.lastSent; res != nil && held.Draft.Sent != "" {
+			held.Draft.resent = true
 			if w.answer(held, *res); held.Draft.SendError == "" {
 				return
 			}
@@ -153,6 +154,12 @@ func settledNotice(it *item, outcome string, now time.Time) notice {
 		n.Before, n.After = "This request from ", " expired before it was answered."
 	case wire.OutcomeUnknown:
 		n.Outcome = outcomeGone
+		if it.Draft.resent {
+			// Sent again after a drop: the first may have settled it
+			// before the bridge restarted, and only the word was lost.
+			n.Before, n.After = "This request from ", " closed while the connection was down. Your answer may not have reached it."
+			break
+		}
 		if it.Draft.Sent != "" {
 			n.Before, n.After = "Your answer was not delivered: this request from ", " had already closed, perhaps because the service restarted. Nothing more is needed from you."
 			break
@@ -185,6 +192,7 @@ func (w *widget) onSynced(ctx app.Context, ids []string) {
 			continue
 		}
 		if res := it.Draft.lastSent; res != nil && it.Draft.Sent != "" {
+			it.Draft.resent = true
 			if w.answer(it, *res); it.Draft.SendError == "" {
 				continue
 			}

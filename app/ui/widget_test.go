@@ -329,6 +329,21 @@ func TestWidgetAnswerGone(t *testing.T) {
 	}
 }
 
+// While an answer is being sent the fields cannot change: the answer a
+// reconnect sends again is the one the person sent, and the screen never
+// shows another (a review found an edit made then lost behind "Sent").
+func TestWidgetFieldsLockedWhileSending(t *testing.T) {
+	w, d, _ := mountWidget(t)
+	ask(t, w, d.Context(), "r1", formParams(t, "Name?", shortSchema), testMeta)
+	if show(t, w, d).mustFind(t, "fieldset[class=fb-lock]").on("disabled") {
+		t.Fatal("the fields are disabled before anything was sent")
+	}
+	w.answer(w.queue.find("r1"), wire.ElicitResult{Action: "accept", Content: map[string]any{"name": "Jon"}})
+	if !show(t, w, d).mustFind(t, "fieldset[class=fb-lock]").on("disabled") {
+		t.Error("the fields can still be changed while the answer is sent")
+	}
+}
+
 // TestWidgetAnswerRefused: the bridge answers an answer with an error
 // other than -32003. It did not take it: the form leaves "Sending…" with
 // its buttons back and says so (a review found it stuck for good).
@@ -348,9 +363,29 @@ func TestWidgetAnswerRefused(t *testing.T) {
 			t.Errorf("%s stays disabled", a)
 		}
 	}
+	if form.mustFind(t, "fieldset[class=fb-lock]").on("disabled") {
+		t.Error("the fields stay disabled")
+	}
 	w.answer(w.queue.find("r1"), wire.ElicitResult{Action: "cancel"})
 	if c.sent["r1"].Action != "cancel" {
 		t.Errorf("sent %+v after choosing Dismiss; want the cancel", c.sent["r1"])
+	}
+}
+
+// An answer sent again after a drop that then draws -32003 may have
+// arrived the first time (the bridge settled it, then restarted): the
+// notice says it may not have reached the app, never that it was not
+// delivered (a review found it overclaimed).
+func TestWidgetResentAnswerGone(t *testing.T) {
+	w, d, _ := mountWidget(t)
+	ctx := d.Context()
+	ask(t, w, ctx, "r1", formParams(t, "Name?", shortSchema), testMeta)
+	w.answer(w.queue.find("r1"), wire.ElicitResult{Action: wire.ActionAccept, Content: map[string]any{"name": "x"}})
+	w.onSynced(ctx, nil) // a restarted bridge holds nothing: the answer goes again
+	w.onGone(ctx, "r1")  // and draws -32003
+	n := show(t, w, d).mustFind(t, "[data-outcome=gone]").textContent()
+	if strings.Contains(n, "not delivered") || !strings.Contains(n, "may not have reached") {
+		t.Errorf("notice %q; want it to say the answer may not have reached the app", n)
 	}
 }
 
