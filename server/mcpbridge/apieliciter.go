@@ -9,8 +9,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/formbridge/formbridge/app/wire"
@@ -38,12 +40,14 @@ func (a *APIEliciter) client() *http.Client {
 // the MCP server as the hub would have reported them.
 //
 // A person may take minutes, and a connection held that long can break
-// (a proxy's idle timeout, a network change, the bridge restarting). So
-// the question is asked with an Idempotency-Key: the bridge keeps it on
-// the person's screen when the wait breaks, and the wait is taken up
-// again with the same key, which gets the same question's answer, never
-// a second question. Without the connection's end to withdraw it, the
-// question is withdrawn by its key when ctx ends first.
+// (a proxy's idle timeout, which may also answer 502 or 504, a network
+// change). So the question is asked with an Idempotency-Key: the bridge
+// keeps it on the person's screen when the wait breaks, and the wait is
+// taken up again with the same key, which gets that question's answer
+// instead of asking again. (A bridge that restarted has forgotten the
+// key and the question: the retry asks again.) With no connection's end
+// to withdraw it, the question is withdrawn by its key when ctx ends
+// first, or when the bridge stays out of reach.
 func (a *APIEliciter) Elicit(ctx context.Context, channel string, requester wire.Implementation, params json.RawMessage, opts *hub.ElicitOptions) (*wire.ElicitResult, error) {
 	body := map[string]any{"params": params, "requester": requester}
 	if opts != nil && opts.Timeout > 0 {
@@ -51,11 +55,14 @@ func (a *APIEliciter) Elicit(ctx context.Context, channel string, requester wire
 	}
 	key := newIdempotencyKey()
 	path := "/api/v1/channels/" + url.PathEscape(channel) + "/elicitations"
-	pause, failed := retryFirst, 0
+	pause := retryFirst
+	var failing time.Time // when the failures in a row began; zero when none
 	for {
 		var res wire.ElicitResult
+		var reached atomic.Bool // the request was written to the bridge, or to a proxy
+		trace := &httptrace.ClientTrace{WroteRequest: func(w httptrace.WroteRequestInfo) { reached.Store(w.Err == nil) }}
 		began := time.Now()
-		err := a.do(ctx, http.MethodPost, path, key, body, &res)
+		err := a.do(httptrace.WithClientTrace(ctx, trace), http.MethodPost, path, key, body, &res)
 		switch {
 		case err == nil:
 			return &res, nil
@@ -65,13 +72,12 @@ func (a *APIEliciter) Elicit(ctx context.Context, channel string, requester wire
 		case !errors.Is(err, errUnreachable):
 			return nil, err // the API's own answer: asking again gets the same
 		}
-		// A wait that had been going for a while broke: take it up at
-		// once. Attempts that fail quickly, one after another, mean the
-		// bridge is gone: back off, and give up after about a minute.
-		if time.Since(began) > retryMax {
-			pause, failed = retryFirst, 0
-		}
-		if failed++; failed > maxRetries {
+		if reached.Load() && time.Since(began) >= brokenWait {
+			// A wait that had gone on a while broke: take it up again.
+			failing, pause = time.Time{}, retryFirst
+		} else if failing.IsZero() {
+			failing = began
+		} else if time.Since(failing) > giveUpAfter {
 			a.withdraw(path, key)
 			return nil, err
 		}
@@ -85,20 +91,26 @@ func (a *APIEliciter) Elicit(ctx context.Context, channel string, requester wire
 	}
 }
 
-// Retrying a broken wait: the first pause, the longest, and how many
-// quick failures in a row end it (0.5+1+2+4+8+15+15+15 s, about a minute).
+// Taking a wait up again: an attempt that reached the bridge (or its
+// proxy) and lasted brokenWait was a wait that broke, and never counts
+// against giving up; attempts that fail sooner, or never reach it, back
+// off from retryFirst to retryMax, and end after giveUpAfter of them in
+// a row (0.5+1+2+4+8+15+15+15 s when each fails at once).
 const (
-	retryFirst = 500 * time.Millisecond
-	retryMax   = 15 * time.Second
-	maxRetries = 8
+	brokenWait  = 2 * time.Second
+	retryFirst  = 500 * time.Millisecond
+	retryMax    = 15 * time.Second
+	giveUpAfter = time.Minute
 )
 
 // maxAnswerRead bounds the API's answer read: the person's answer, up to
-// wire.MaxAnswerBytes, in its JSON envelope.
-const maxAnswerRead = 2 * wire.MaxAnswerBytes
+// wire.MaxAnswerBytes as the widget sent it, encoded again by the API,
+// where each of < > & takes six bytes.
+const maxAnswerRead = 6*wire.MaxAnswerBytes + 64<<10
 
 // errUnreachable marks a failure to reach the bridge or to read its
-// answer, after which the same request may go again.
+// answer, or a proxy's 502, 503 or 504 (also the bridge's own 503 as it
+// shuts down), after which the same request may go again.
 var errUnreachable = errors.New("the bridge could not be reached")
 
 // newIdempotencyKey names one question for its retries.
@@ -175,12 +187,19 @@ func (a *APIEliciter) do(ctx context.Context, method, path, key string, body, ou
 		return fmt.Errorf("%w: failed to reach its HTTP API: %w", errUnreachable, err)
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswerRead))
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswerRead+1))
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		return fmt.Errorf("%w: failed to read its answer: %w", errUnreachable, err)
+	}
+	if len(data) > maxAnswerRead {
+		return fmt.Errorf("the bridge's answer is over %d bytes", maxAnswerRead)
+	}
+	switch resp.StatusCode {
+	case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return fmt.Errorf("%w: %w", errUnreachable, apiError(resp.StatusCode, data))
 	}
 	if resp.StatusCode/100 != 2 {
 		return apiError(resp.StatusCode, data)

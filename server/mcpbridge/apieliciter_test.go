@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httptrace"
 	"slices"
 	"strings"
 	"sync"
@@ -226,29 +227,78 @@ func TestAPIEliciterWithdrawsWhenCancelled(t *testing.T) {
 }
 
 // A bridge that cannot be reached is tried for about a minute, then the
-// error comes back.
+// error comes back and the question (which may have been asked) is
+// withdrawn: whether each attempt fails at once or only after a dial's
+// timeout.
 func TestAPIEliciterGivesUp(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		each   time.Duration // how long an attempt takes to fail
+		posts  int
+		lo, hi time.Duration
+	}{
+		{"refused at once", 0, 9, 60 * time.Second, 61 * time.Second},
+		{"dials that time out", 30 * time.Second, 2, 60 * time.Second, 61 * time.Second},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				var posts, deletes int
+				down := roundTripper(func(r *http.Request) (*http.Response, error) {
+					if r.Method == http.MethodDelete {
+						deletes++
+					} else {
+						posts++
+						time.Sleep(tt.each)
+					}
+					return nil, errors.New("connection refused")
+				})
+				a := &APIEliciter{BaseURL: "http://bridge.invalid", APIKey: "k1", HTTPClient: &http.Client{Transport: down}}
+				start := time.Now()
+				_, err := a.Elicit(t.Context(), "default", wire.Implementation{Name: "srv"}, json.RawMessage(`{"message":"hi"}`), nil)
+				if err == nil || !strings.Contains(err.Error(), "connection refused") {
+					t.Errorf("Elicit = %v; want the transport's error", err)
+				}
+				if d := time.Since(start); posts != tt.posts || deletes != 1 || d < tt.lo || d > tt.hi {
+					t.Errorf("%d POSTs and %d DELETEs in %v; want %d and 1 in [%v, %v]", posts, deletes, d, tt.posts, tt.lo, tt.hi)
+				}
+			})
+		})
+	}
+}
+
+// Waits that a proxy cuts after a few seconds, or answers 504, are taken
+// up again for as long as the question waits, never given up as a bridge
+// out of reach: the answer comes on the twentieth.
+func TestAPIEliciterKeepsWaitingThroughAProxy(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var posts, deletes int
-		down := roundTripper(func(r *http.Request) (*http.Response, error) {
+		var keys []string
+		proxy := roundTripper(func(r *http.Request) (*http.Response, error) {
 			if r.Method == http.MethodDelete {
 				deletes++
-			} else {
-				posts++
+				return nil, errors.New("unexpected DELETE")
 			}
-			return nil, errors.New("connection refused")
+			posts++
+			keys = append(keys, r.Header.Get("Idempotency-Key"))
+			if tr := httptrace.ContextClientTrace(r.Context()); tr != nil && tr.WroteRequest != nil {
+				tr.WroteRequest(httptrace.WroteRequestInfo{}) // as the transport does once the request is out
+			}
+			time.Sleep(5 * time.Second)
+			switch {
+			case posts == 20:
+				return &http.Response{StatusCode: 200, Body: io.NopCloser(strings.NewReader(`{"action":"accept","content":{}}`))}, nil
+			case posts%2 == 0:
+				return &http.Response{StatusCode: 504, Body: io.NopCloser(strings.NewReader("<html>Gateway Timeout</html>"))}, nil
+			}
+			return nil, errors.New("connection reset by peer")
 		})
-		a := &APIEliciter{BaseURL: "http://bridge.invalid", APIKey: "k1", HTTPClient: &http.Client{Transport: down}}
-		start := time.Now()
-		_, err := a.Elicit(t.Context(), "default", wire.Implementation{Name: "srv"}, json.RawMessage(`{"message":"hi"}`), nil)
-		if err == nil || !strings.Contains(err.Error(), "connection refused") {
-			t.Errorf("Elicit = %v; want the transport's error", err)
+		a := &APIEliciter{BaseURL: "http://bridge.example", APIKey: "k1", HTTPClient: &http.Client{Transport: proxy}}
+		res, err := a.Elicit(t.Context(), "default", wire.Implementation{Name: "srv"}, json.RawMessage(`{"message":"hi"}`), nil)
+		if err != nil || res.Action != wire.ActionAccept {
+			t.Fatalf("Elicit = %+v, %v; want the accept", res, err)
 		}
-		if posts != maxRetries+1 || deletes != 1 {
-			t.Errorf("%d POSTs and %d DELETEs; want %d and 1", posts, deletes, maxRetries+1)
-		}
-		if d := time.Since(start); d < 45*time.Second || d > 90*time.Second {
-			t.Errorf("gave up after %v; want about a minute", d)
+		if distinct := slices.Compact(slices.Clone(keys)); posts != 20 || deletes != 0 || len(distinct) != 1 || distinct[0] == "" {
+			t.Errorf("%d POSTs (keys %q) and %d DELETEs; want 20 with one key, none withdrawn", posts, distinct, deletes)
 		}
 	})
 }
