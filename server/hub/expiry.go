@@ -37,9 +37,10 @@ func (c *channel) pushExpiry(r *request, now int64) {
 
 // ensureTimer starts a timer for the earliest deadline unless one still
 // to fire will fire by then. A timer already due is not counted on: it
-// may be waiting for c.mu, with a request it has not seen arriving
-// first, or belong to a testing/synctest bubble that ended (whose clock
-// is not this one); another fires at once. The caller holds c.mu.
+// may belong to a testing/synctest bubble that ended, whose clock is not
+// this one and which never fires; another fires at once. (One that is
+// merely waiting for c.mu expires everything due when it gets it.) The
+// caller holds c.mu.
 func (c *channel) ensureTimer(now int64) {
 	if len(c.expiry) == 0 {
 		return

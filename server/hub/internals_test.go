@@ -278,10 +278,9 @@ func TestHeldBytesLimit(t *testing.T) {
 	}
 }
 
-// A timer already due may still be waiting for the channel's lock when
-// a request arrives: it is not counted on, or the due request would
-// wait for the new one's deadline (a review found it kept waiting 20 s
-// past its own 50 ms).
+// A timer already due is not counted on when a request arrives: it may
+// be one of a testing/synctest bubble that ended, which never fires, and
+// the due request would then wait for the new one's deadline.
 func TestExpiryDueTimerNotCountedOn(t *testing.T) {
 	h := New(nil)
 	defer h.Close()

@@ -1,9 +1,11 @@
 package hub_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"runtime"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -73,6 +75,31 @@ func TestExpiry(t *testing.T) {
 
 // Close settles every pending caller as cancel at once, tells the widgets,
 // and ends their sessions.
+// A request due while another arrives still expires on time: the hub
+// once re-armed the channel's timer for the newcomer's deadline while
+// the due timer waited for the lock, and the due request then waited 20 s
+// past its 50 ms (a review's test, this one). One P, and a spin past the
+// deadline, so that the due timer cannot run before the newcomer comes.
+func TestExpiryWhileARequestArrives(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	h := hub.New(nil)
+	defer h.Close()
+	due := elicitAsync(context.Background(), h, "default", nameForm, &hub.ElicitOptions{Timeout: 50 * time.Millisecond})
+	for h.Pending("default") == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	deadline := time.Now().Add(50 * time.Millisecond)
+	for time.Now().Before(deadline) {
+	}
+	h.Submit(context.Background(), "default", requester, json.RawMessage(nameForm),
+		&hub.ElicitOptions{Timeout: 5 * time.Second}, func(*wire.ElicitResult, error) {})
+	select {
+	case <-due.done:
+	case <-time.After(2 * time.Second):
+		t.Fatal("a 50 ms request still pending 2 s after its deadline, once another arrived")
+	}
+}
+
 func TestCloseSettlesAll(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := hub.New(nil)
