@@ -157,7 +157,7 @@ func settledNotice(it *item, outcome string, now time.Time) notice {
 		if it.Draft.resent {
 			// Sent again after a drop: the first may have settled it
 			// before the bridge restarted, and only the word was lost.
-			n.Before, n.After = "This request from ", " closed while the connection was down. Your answer may not have reached it."
+			n.Before, n.After = "This request from ", " closed while the connection was down, so there is no telling whether your answer arrived. If it matters, check with whoever asked."
 			break
 		}
 		if it.Draft.Sent != "" {
@@ -216,7 +216,7 @@ func (w *widget) onGone(ctx app.Context, id string) {
 func (w *widget) onAnswerRefused(id string) {
 	if it := w.queue.find(id); it != nil && it.Draft.Sent != "" {
 		it.Draft.Sent, it.Draft.lastSent = "", nil
-		it.Draft.SendError = "The service did not take this answer. Send it again, or choose Decline or Dismiss."
+		it.Draft.SendError = "The service did not accept your reply. Try again, or choose Decline or Dismiss."
 		it.rev++
 	}
 }

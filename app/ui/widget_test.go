@@ -355,8 +355,8 @@ func TestWidgetAnswerRefused(t *testing.T) {
 	w.onClientEvent(ctx, client.Event{AnswerRefused: "r1"})
 	page := show(t, w, d)
 	form := page.mustFind(t, "form[data-elicitation-id=r1]")
-	if !strings.Contains(form.textContent(), "did not take this answer") {
-		t.Errorf("the form reads %q; want it to say the answer was not taken", form.textContent())
+	if !strings.Contains(form.textContent(), "did not accept your reply") {
+		t.Errorf("the form reads %q; want it to say the reply was not accepted", form.textContent())
 	}
 	for _, a := range []string{"accept", "decline", "cancel"} {
 		if form.mustFind(t, "button[data-action="+a+"]").on("disabled") {
@@ -374,8 +374,8 @@ func TestWidgetAnswerRefused(t *testing.T) {
 
 // An answer sent again after a drop that then draws -32003 may have
 // arrived the first time (the bridge settled it, then restarted): the
-// notice says it may not have reached the app, never that it was not
-// delivered (a review found it overclaimed).
+// notice says there is no telling, never that it was not delivered (a
+// review found it overclaimed).
 func TestWidgetResentAnswerGone(t *testing.T) {
 	w, d, _ := mountWidget(t)
 	ctx := d.Context()
@@ -384,8 +384,8 @@ func TestWidgetResentAnswerGone(t *testing.T) {
 	w.onSynced(ctx, nil) // a restarted bridge holds nothing: the answer goes again
 	w.onGone(ctx, "r1")  // and draws -32003
 	n := show(t, w, d).mustFind(t, "[data-outcome=gone]").textContent()
-	if strings.Contains(n, "not delivered") || !strings.Contains(n, "may not have reached") {
-		t.Errorf("notice %q; want it to say the answer may not have reached the app", n)
+	if strings.Contains(n, "not delivered") || !strings.Contains(n, "no telling whether your answer arrived") {
+		t.Errorf("notice %q; want it to say the answer may have arrived or not", n)
 	}
 }
 
