@@ -19,9 +19,10 @@ import (
 // testing/synctest bubble is never touched from outside it (which the
 // runtime forbids), whichever goroutine submits, answers or closes.
 // Instead each channel lists the deadlines of its timers that have not
-// fired (timers), so a later request never starts one more: with one
-// request waiting under a day's timeout, each short one used to leave a
-// timer for that day behind (155 bytes each, until then).
+// fired (timers), and a request starts a timer only when none of them
+// fires by its deadline: with one request waiting under a day's timeout,
+// each short one used to leave a timer for that day behind (155 bytes
+// each, until then).
 
 // clock is the hub's monotonic time in nanoseconds.
 func (h *Hub) clock(t time.Time) int64 { return int64(t.Sub(h.epoch)) }
