@@ -182,14 +182,21 @@ func validDateTime(s string) bool {
 	return err == nil
 }
 
-// parseRFC3339 parses an RFC 3339 date-time. RFC 3339 §5.6 allows a
-// lower-case "t" and "z"; Go's parser wants upper case.
+// ParseDateTime parses an RFC 3339 date-time as a date-time answer or
+// default must be written. RFC 3339 §5.6 allows a lower-case "t" and
+// "z"; Go's parser wants upper case.
+func ParseDateTime(s string) (time.Time, error) { return parseRFC3339(s) }
+
 func parseRFC3339(s string) (time.Time, error) {
 	if len(s) < len("2006-01-02T15:04:05Z") || len(s) > 64 {
 		return time.Time{}, errBadDateTime
 	}
-	if s[10] == 't' || s[len(s)-1] == 'z' {
-		s = strings.ToUpper(s)
+	// The only letters a valid one has.
+	if s[10] == 't' {
+		s = s[:10] + "T" + s[11:]
+	}
+	if n := len(s); s[n-1] == 'z' {
+		s = s[:n-1] + "Z"
 	}
 	if s[10] != 'T' {
 		return time.Time{}, errBadDateTime

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"strings"
 	"time"
 
 	"github.com/formbridge/formbridge/app/elicit"
@@ -221,8 +220,7 @@ func notify(title, body string) {
 // what a datetime-local control shows: the person's wall-clock time.
 // Anything else is returned as is.
 func localInputValue(s string) string {
-	// RFC 3339 lets the T and Z be lower case; Go's parser does not.
-	t, err := time.Parse(time.RFC3339Nano, strings.ToUpper(s))
+	t, err := elicit.ParseDateTime(s)
 	if err != nil {
 		return s
 	}

@@ -163,6 +163,10 @@ func TestShowControls(t *testing.T) {
 	if got := showControls("https://example.com/a\u202Egnp.exe"); got != "https://example.com/a[U+202E]gnp.exe" {
 		t.Errorf("showControls = %q", got)
 	}
+	// Four digits, as Unicode writes code points: U+061C, not U+61C.
+	if got := showControls("a\u061Cb\u2069"); got != "a[U+061C]b[U+2069]" {
+		t.Errorf("showControls = %q", got)
+	}
 	if got := showControls("https://example.com/ü"); got != "https://example.com/ü" {
 		t.Errorf("plain text changed: %q", got)
 	}

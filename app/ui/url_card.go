@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/formbridge/formbridge/app/elicit"
@@ -219,7 +218,12 @@ func showControls(s string) string {
 	var b strings.Builder
 	for _, r := range s {
 		if isBidiControl(r) {
-			b.WriteString("[U+" + strings.ToUpper(strconv.FormatInt(int64(r), 16)) + "]")
+			// Every bidi control is in the first plane: four digits.
+			b.WriteString("[U+")
+			for shift := 12; shift >= 0; shift -= 4 {
+				b.WriteByte("0123456789ABCDEF"[r>>shift&0xF])
+			}
+			b.WriteByte(']')
 			continue
 		}
 		b.WriteRune(r)
