@@ -69,7 +69,7 @@ func withOffset(local time.Time, offset time.Duration) (string, error) {
 // control refuses a value with an offset and shows nothing, which would
 // silently drop the default. Seconds are written only when not zero.
 func DateTimeLocalValue(rfc3339 string, offset time.Duration) (string, error) {
-	t, err := parseRFC3339(rfc3339)
+	t, err := ParseDateTime(rfc3339)
 	if err != nil {
 		return "", fmt.Errorf("failed to read %q as a date and time: %w", rfc3339, err)
 	}

@@ -178,16 +178,14 @@ func validDate(s string) bool {
 // validDateTime reports whether s is an RFC 3339 date-time with an
 // offset ("Z" or ±hh:mm), the meaning of JSON Schema's "date-time".
 func validDateTime(s string) bool {
-	_, err := parseRFC3339(s)
+	_, err := ParseDateTime(s)
 	return err == nil
 }
 
 // ParseDateTime parses an RFC 3339 date-time as a date-time answer or
 // default must be written. RFC 3339 §5.6 allows a lower-case "t" and
 // "z"; Go's parser wants upper case.
-func ParseDateTime(s string) (time.Time, error) { return parseRFC3339(s) }
-
-func parseRFC3339(s string) (time.Time, error) {
+func ParseDateTime(s string) (time.Time, error) {
 	if len(s) < len("2006-01-02T15:04:05Z") || len(s) > 64 {
 		return time.Time{}, errBadDateTime
 	}

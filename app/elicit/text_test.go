@@ -194,8 +194,8 @@ func TestDateTimeLocalValue(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			a, _ := parseRFC3339(back)
-			b, _ := parseRFC3339(tt.value)
+			a, _ := ParseDateTime(back)
+			b, _ := ParseDateTime(tt.value)
 			if !a.Equal(b) {
 				t.Errorf("round trip %s -> %s -> %s changed the instant", tt.value, got, back)
 			}
