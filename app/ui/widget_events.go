@@ -39,11 +39,8 @@ func (w *widget) onRequest(ctx app.Context, id string, params wire.ElicitParams,
 		// Sent again after a reconnect: an answer sent before the drop
 		// did not arrive. It goes again, as the person meant it to; the
 		// bridge takes the same answer twice as one.
-		if res := held.Draft.lastSent; res != nil && held.Draft.Sent != "" {
-			held.Draft.resent = true
-			if w.answer(held, *res); held.Draft.SendError == "" {
-				return
-			}
+		if w.resend(held) {
+			return
 		}
 		held.Draft.Sent = ""
 		held.Draft.Opened = false // a link's accept was lost too: offer Open again
@@ -70,6 +67,19 @@ func (w *widget) onRequest(ctx app.Context, id string, params wire.ElicitParams,
 	if pageHidden() {
 		notify("New request", it.Requester()+" is asking you something.")
 	}
+}
+
+// resend sends again the answer a dropped connection may have lost, and
+// reports whether it went; false when nothing was waiting to be
+// confirmed.
+func (w *widget) resend(it *item) bool {
+	res := it.Draft.lastSent
+	if res == nil || it.Draft.Sent == "" {
+		return false
+	}
+	it.Draft.resent = true
+	w.answer(it, *res)
+	return it.Draft.SendError == ""
 }
 
 // restoreDraft brings back what the person typed before a reload.
@@ -191,11 +201,8 @@ func (w *widget) onSynced(ctx app.Context, ids []string) {
 		if slices.Contains(ids, it.ID) {
 			continue
 		}
-		if res := it.Draft.lastSent; res != nil && it.Draft.Sent != "" {
-			it.Draft.resent = true
-			if w.answer(it, *res); it.Draft.SendError == "" {
-				continue
-			}
+		if w.resend(it) {
+			continue
 		}
 		w.settle(ctx, it, outcomeGone)
 	}
