@@ -32,45 +32,48 @@ func (r *reader) bytes(n int) ([]byte, error) {
 	return r.b[r.at-n : r.at : r.at], nil
 }
 
-// u32 reads an unsigned LEB128 number of at most 32 bits.
-func (r *reader) u32() (uint32, error) {
-	var v uint64
+// leb reads the bytes of a LEB128 number of at most 5 bytes (32 bits):
+// its 7-bit groups, low first, and how many bits they make.
+func (r *reader) leb() (v uint64, bits int, err error) {
 	for shift := 0; shift < 35; shift += 7 {
 		c, err := r.byte()
 		if err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 		v |= uint64(c&0x7f) << shift
 		if c&0x80 == 0 {
-			if v > 1<<32-1 {
-				return 0, errors.New("number too large")
-			}
-			return uint32(v), nil
+			return v, shift + 7, nil
 		}
 	}
-	return 0, errors.New("number too long")
+	return 0, 0, errors.New("number too long")
+}
+
+// u32 reads an unsigned LEB128 number of at most 32 bits.
+func (r *reader) u32() (uint32, error) {
+	v, _, err := r.leb()
+	if err != nil {
+		return 0, err
+	}
+	if v > 1<<32-1 {
+		return 0, errors.New("number too large")
+	}
+	return uint32(v), nil
 }
 
 // i32 reads a signed LEB128 number of at most 32 bits.
 func (r *reader) i32() (int32, error) {
-	var v int64
-	for shift := 0; shift < 35; shift += 7 {
-		c, err := r.byte()
-		if err != nil {
-			return 0, err
-		}
-		v |= int64(c&0x7f) << shift
-		if c&0x80 == 0 {
-			if c&0x40 != 0 {
-				v |= -1 << (shift + 7) // sign-extend
-			}
-			if v < -1<<31 || v > 1<<31-1 {
-				return 0, errors.New("number too large")
-			}
-			return int32(v), nil
-		}
+	u, bits, err := r.leb()
+	if err != nil {
+		return 0, err
 	}
-	return 0, errors.New("number too long")
+	v := int64(u)
+	if u&(1<<(bits-1)) != 0 {
+		v |= -1 << bits // sign-extend
+	}
+	if v < -1<<31 || v > 1<<31-1 {
+		return 0, errors.New("number too large")
+	}
+	return int32(v), nil
 }
 
 // offsetExpr reads a segment's offset expression: i32.const N (an
