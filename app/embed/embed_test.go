@@ -182,9 +182,12 @@ func TestWatch(t *testing.T) {
 		t.Errorf("while connecting the first time: %q", p)
 	}
 	p := w.Problem("offline")
-	for _, want := range []string{"bridge.example.com:8443", "--allowed-origins https://site.example", "still trying"} {
-		if !strings.Contains(p, want) {
-			t.Errorf("problem %q does not say %q", p, want)
+	if !strings.Contains(p, "still trying") || strings.Contains(p, "--") || strings.Contains(p, "bridge") {
+		t.Errorf("problem %q: want plain words, saying it keeps trying", p)
+	}
+	for _, want := range []string{"bridge.example.com:8443", "--allowed-origins may lack https://site.example"} {
+		if h := w.Hint(); !strings.Contains(h, want) {
+			t.Errorf("hint %q does not say %q", h, want)
 		}
 	}
 	if w.Problem("connecting") != p {

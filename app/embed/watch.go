@@ -47,12 +47,20 @@ func (w *Watch) Problem(state string) string {
 	switch {
 	case state == "online":
 		w.online, w.shown = true, false
-	case state == "offline" && !w.online:
+	case state == "offline" && !w.online && !w.shown:
 		w.shown = true
+		// The fix is for whoever runs the bridge, in their words: on the
+		// console, where they look, not on the approver's screen.
+		warn(w.Hint())
 	}
 	if !w.shown {
 		return ""
 	}
-	return "Cannot reach the service at " + w.bridge + " yet; still trying. " +
-		"It may be stopped, or it may not accept this page: whoever runs it can start it with --allowed-origins " + w.origin + "."
+	return "Cannot reach the service that sends your requests; still trying. " +
+		"It may be stopped, or not set up for this page yet. If this goes on, tell whoever sent you the link."
+}
+
+// Hint is the technical side of Problem, for whoever runs the bridge.
+func (w *Watch) Hint() string {
+	return "formbridge: cannot reach the bridge at " + w.bridge + ". It may be stopped, or its --allowed-origins may lack " + w.origin + "."
 }

@@ -42,6 +42,28 @@ func focusOnShow(title, firstField string) {
 	focusElement(title)
 }
 
+// focusInForm reports whether keyboard focus is in a request's form.
+func focusInForm() bool {
+	return app.IsClient && app.Window().Get("document").Get("activeElement").Call("closest", "form").Truthy()
+}
+
+// refocus, once the page has updated, gives focus a place when the
+// element that held it left the page (an answered request, a notice
+// closed): the newest notice, else the empty page's heading, else the
+// open request's title. Left on <body>, the next Tab would start over at
+// the top and a screen reader would lose its place. Deferred on the
+// widget, not on ctx: a notice's OK has left the page by then, and
+// go-app drops what is deferred on an element no longer mounted.
+func (w *widget) refocus(ctx app.Context) {
+	ctx.Dispatcher().Dispatch(app.Dispatch{Mode: app.Defer, Source: w, Function: func(app.Context) {
+		doc := app.Window().Get("document")
+		if el := doc.Call("querySelector", ".fb-notice, .fb-empty > h2, .fb-title"); el.Truthy() && mayTakeFocus() && doc.Get("activeElement").Equal(doc.Get("body")) {
+			el.Call("setAttribute", "tabindex", "-1")
+			el.Call("focus")
+		}
+	}})
+}
+
 // dismissKey reports whether e is an Escape that dismisses a request:
 // pressed in one of its controls, not on its title (id title), where
 // the widget put focus. A second Escape, meant for the request just

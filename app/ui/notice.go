@@ -54,6 +54,7 @@ func (w *widget) onNoticeDismiss(requestID string) app.EventHandler {
 		for i, n := range w.notices {
 			if n.RequestID == requestID {
 				w.notices = append(w.notices[:i:i], w.notices[i+1:]...)
+				w.refocus(ctx)
 				return
 			}
 		}
@@ -70,7 +71,9 @@ func (w *widget) renderNotices() app.UI {
 			buttons = []app.UI{button("", "done", "Hide this message", dismiss, id, "done")}
 		} else {
 			buttons = []app.UI{
-				button("", "dismiss", "OK", dismiss, id, "ok").Aria("label", "Dismiss this message"),
+				// No aria-label: speech input finds a button by the
+				// words on it ("click OK"), so its name is those words.
+				button("", "dismiss", "OK", dismiss, id, "ok"),
 			}
 		}
 		var who app.UI

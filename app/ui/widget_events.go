@@ -112,6 +112,12 @@ func (w *widget) onSettled(ctx app.Context, p *wire.SettledParams) {
 
 // settle removes it with a notice saying why.
 func (w *widget) settle(ctx app.Context, it *item, outcome string) {
+	// The last request leaving takes focus with it: the person's own
+	// answer (Send and the rest are disabled meanwhile, which blurs
+	// them), or one called off while they were in it.
+	if w.queue.len() == 1 && (it.Draft.Sent != "" || focusInForm()) {
+		w.refocus(ctx)
+	}
 	if w.selected == it.ID {
 		w.selected = ""
 		if next := w.queue.after(it.ID); next != nil {

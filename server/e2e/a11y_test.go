@@ -4,9 +4,11 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
@@ -38,12 +40,7 @@ type axeViolation struct {
 // lesser ones are logged.
 func runAxe(t *testing.T, ctx context.Context, src, what string) {
 	t.Helper()
-	// Colours are only final once entrance transitions have run.
-	waitJS(t, ctx, "animations to finish", `document.getAnimations().every((a) => a.playState !== "running")`)
-	if !eval[bool](t, ctx, `typeof axe !== "undefined"`) {
-		eval[bool](t, ctx, src+"\n;true")
-	}
-	actx, cancel := context.WithTimeout(ctx, stepTimeout)
+	actx, cancel := loadAxe(t, ctx, src)
 	defer cancel()
 	vs, err := chromedp.Run(actx, chromedp.Evaluate[[]axeViolation](`axe.run(document, {resultTypes: ["violations"]}).then((r) =>
 		r.violations.map((v) => ({id: v.id, impact: v.impact || "", help: v.help, nodes: v.nodes.map((n) => n.target.join(" "))})))`,
@@ -59,6 +56,18 @@ func runAxe(t *testing.T, ctx context.Context, src, what string) {
 			t.Log(msg)
 		}
 	}
+}
+
+// loadAxe puts axe in the page once the page has settled, and gives
+// the context to run it in.
+func loadAxe(t *testing.T, ctx context.Context, src string) (context.Context, context.CancelFunc) {
+	t.Helper()
+	// Colours are only final once entrance transitions have run.
+	waitJS(t, ctx, "animations to finish", `document.getAnimations().every((a) => a.playState !== "running")`)
+	if !eval[bool](t, ctx, `typeof axe !== "undefined"`) {
+		eval[bool](t, ctx, src+"\n;true")
+	}
+	return context.WithTimeout(ctx, stepTimeout)
 }
 
 // colorScheme emulates prefers-color-scheme.
@@ -98,4 +107,44 @@ func TestAccessibility(t *testing.T) {
 	do(t, ctx, "decline", chromedp.Click(action("decline")))
 	wantResult(t, await(t, ctx, link), `{"action":"decline"}`)
 	runAxe(t, ctx, src, "empty state with a notice")
+}
+
+// TestNoticeButtonNameHasItsLabel: speech input finds a button by the
+// words on it, so a notice's "OK" must be named OK (WCAG 2.5.3, Label in
+// Name): axe's label-content-name-mismatch, an experimental rule, and
+// the browser's own accessibility tree.
+func TestNoticeButtonNameHasItsLabel(t *testing.T) {
+	src := axeSource(t)
+	ctx := sentNotice(t)
+	for _, v := range runAxeRule(t, ctx, src, "label-content-name-mismatch") {
+		t.Error(v)
+	}
+	tree, err := chromedp.Call(ctx, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{})
+	if err != nil {
+		t.Fatalf("the accessibility tree: %v", err)
+	}
+	var buttons []string
+	for _, n := range tree.Nodes {
+		if !n.Ignored && n.Role != nil && string(n.Role.Value) == `"button"` && n.Name != nil {
+			buttons = append(buttons, string(n.Name.Value))
+		}
+	}
+	if !slices.Contains(buttons, `"OK"`) {
+		t.Errorf("no button is named OK; the page's buttons: %s", strings.Join(buttons, ", "))
+	}
+}
+
+// runAxeRule runs one axe rule, experimental ones too, and returns its
+// violations.
+func runAxeRule(t *testing.T, ctx context.Context, src, rule string) []string {
+	t.Helper()
+	actx, cancel := loadAxe(t, ctx, src)
+	defer cancel()
+	vs, err := chromedp.Run(actx, chromedp.Evaluate[[]string](`axe.run(document, {runOnly: {type: "rule", values: [`+css(rule)+`]}, rules: {`+css(rule)+`: {enabled: true}}, resultTypes: ["violations"]}).then((r) =>
+		r.violations.flatMap((v) => v.nodes.map((n) => v.id + " at " + n.target.join(" ") + ": " + n.html)))`,
+		chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("axe %s: %v", rule, err)
+	}
+	return vs
 }

@@ -1,0 +1,94 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/formbridge/formbridge/server/hub"
+)
+
+// Where keyboard focus goes when the element holding it leaves the page.
+// Left on <body>, the next Tab starts over at the top of the page and a
+// screen reader loses its place.
+
+// focusIn fails unless keyboard focus is inside an element matching sel.
+func focusIn(t *testing.T, ctx context.Context, sel, after string) {
+	t.Helper()
+	if !eval[bool](t, ctx, `document.activeElement?.closest(`+css(sel)+`) != null`) {
+		t.Errorf("%s, focus is on %q; want it in %s", after, eval[string](t, ctx, activeElement), sel)
+	}
+}
+
+// activeElement describes where keyboard focus is: "BODY" when it was lost.
+const activeElement = `(() => { const a = document.activeElement; return a ? a.tagName + (a.id ? "#" + a.id : "") + (a.dataset.action ? "[" + a.dataset.action + "]" : "") + " " + (a.textContent || "").trim().slice(0, 60) : "none"; })()`
+
+// TestFocusAfterLastAnswer: Send is disabled while the answer goes,
+// which blurs it, and then the form leaves; focus goes to the notice
+// that says it was sent.
+func TestFocusAfterLastAnswer(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	openWidget(t, ctx, b)
+	out := b.Elicit(t, noteQuestion, nil)
+	id := waitForm(t, ctx)
+	do(t, ctx, "type, then Enter on Send", chromedp.SendKeys(field("note", "textarea, input"), "ok"), chromedp.Focus(action("accept")), chromedp.KeyEvent(kb.Enter))
+	wantResult(t, await(t, ctx, out), `{"action":"accept","content":{"note":"ok"}}`)
+	do(t, ctx, "the form leaves", chromedp.WaitNotPresent(chromedp.CSS(`form[data-elicitation-id=`+css(id)+`]`)), chromedp.WaitVisible(chromedp.CSS(`[data-outcome="answered"]`)))
+	focusIn(t, ctx, `[data-outcome="answered"]`, "after the only request was sent from the keyboard")
+}
+
+// TestFocusAfterNoticeOK: OK closes the notice that held focus; focus
+// goes to the empty page's heading.
+func TestFocusAfterNoticeOK(t *testing.T) {
+	ctx := sentNotice(t)
+	do(t, ctx, "OK from the keyboard", chromedp.Focus(chromedp.CSS(`[data-outcome="answered"] button`)), chromedp.KeyEvent(kb.Enter),
+		chromedp.WaitNotPresent(chromedp.CSS(`[data-outcome="answered"]`)))
+	focusIn(t, ctx, `.fb-empty`, "after OK on the notice")
+}
+
+// TestFocusAfterServerCancels: the server calls the only request off
+// while the person is typing in it.
+func TestFocusAfterServerCancels(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	openWidget(t, ctx, b)
+	callerCtx, giveUp := context.WithCancel(context.Background())
+	defer giveUp()
+	go b.Hub.Elicit(callerCtx, hub.DefaultChannel, Requester, json.RawMessage(noteQuestion), nil)
+	waitForm(t, ctx)
+	do(t, ctx, "type", chromedp.SendKeys(field("note", "textarea, input"), "o"))
+	giveUp()
+	do(t, ctx, "withdrawn", chromedp.WaitVisible(chromedp.CSS(`[data-outcome="cancelled"]`)))
+	focusIn(t, ctx, `[data-outcome="cancelled"]`, "after the server called the request off")
+}
+
+// TestFocusAfterOpenLink: Open link on the only request; coming back
+// from the new tab, focus is on the notice that says it is waiting.
+func TestFocusAfterOpenLink(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	openWidget(t, ctx, b)
+	out := b.Elicit(t, `{"mode":"url","message":"Connect your calendar","elicitationId":"el-1","url":"https://calendar.example.com/connect"}`, nil)
+	waitForm(t, ctx)
+	do(t, ctx, "Open link from the keyboard", chromedp.Focus(action("open")), chromedp.KeyEvent(kb.Enter))
+	wantResult(t, await(t, ctx, out), `{"action":"accept"}`)
+	do(t, ctx, "the waiting notice", chromedp.WaitVisible(chromedp.CSS(`[data-outcome="waiting"]`)))
+	focusIn(t, ctx, `[data-outcome="waiting"]`, "after Open link")
+}
+
+// sentNotice opens the widget, answers a request and waits for the
+// notice that says it was sent.
+func sentNotice(t *testing.T) context.Context {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	openWidget(t, ctx, b)
+	out := b.Elicit(t, noteQuestion, nil)
+	waitForm(t, ctx)
+	sendNote(t, ctx, out)
+	do(t, ctx, "the notice", chromedp.WaitVisible(chromedp.CSS(`[data-outcome="answered"] button`)))
+	return ctx
+}
