@@ -126,15 +126,23 @@ func (w *widget) dial(ctx app.Context, pageURL string, l link) {
 	if l.Bridge != "" {
 		w.watch = embed.NewWatch(bridgeURL)
 	}
+	syncing := false // the requests the bridge held at hello are arriving
 	c := client.New(client.Options{
 		URL:        bridgeURL,
 		Token:      l.Token,
 		ClientInfo: clientInfo,
 		OnEvent: func(e client.Event) {
 			ctx.Dispatch(func(ctx app.Context) { w.onClientEvent(ctx, e) })
-			if e.Request != nil {
+			switch {
+			case e.Hello != nil:
+				syncing = e.Hello.Pending > 0
+			case e.Request != nil && !syncing, e.Synced != nil:
 				// Someone is waiting on this one; the rest (settled,
-				// gone, connection) can share go-app's next frame.
+				// gone, connection) can share go-app's next frame. The
+				// backlog renders once, when it has all come: a render
+				// per request, each of the whole growing list, kept a
+				// page opened on 100 requests blank for 2 s.
+				syncing = false
 				w.renderNow(ctx)
 			}
 		},

@@ -18,8 +18,9 @@ const (
 
 // maxNotices bounds the notices kept on screen, so that old ones never
 // push the open request far down: the newest few say what happened.
-// Notices waiting for a link's other tab stay besides: they tell the
-// person how that request is doing.
+// Notices waiting for a link's other tab stay besides, up to as many
+// again: they tell the person how that request is doing, but a server
+// need never say complete, and links opened all day must not pile up.
 const maxNotices = 3
 
 // notice tells the person why a request left the queue. Its sentence
@@ -39,7 +40,7 @@ type notice struct {
 func (w *widget) addNotice(n notice) {
 	out := []notice{n}
 	for _, old := range w.notices {
-		if old.RequestID != n.RequestID && (len(out) < maxNotices || old.Outcome == outcomeWaiting) {
+		if old.RequestID != n.RequestID && (len(out) < maxNotices || old.Outcome == outcomeWaiting && len(out) < 2*maxNotices) {
 			out = append(out, old)
 		}
 	}

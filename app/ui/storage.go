@@ -18,6 +18,7 @@ var tabStorage interface {
 	getItem(key string) string // "" when there is nothing under key
 	setItem(key, value string)
 	removeItem(key string)
+	keys() []string
 } = &sessionStorage{}
 
 // sessionStorage is the browser's window.sessionStorage.
@@ -36,6 +37,16 @@ func (*sessionStorage) setItem(key, value string) {
 }
 
 func (*sessionStorage) removeItem(key string) { sessionJS().Call("removeItem", key) }
+
+func (*sessionStorage) keys() (keys []string) {
+	for s := sessionJS(); ; {
+		k := s.Call("key", len(keys))
+		if !k.Truthy() {
+			return keys
+		}
+		keys = append(keys, k.String())
+	}
+}
 
 func sessionJS() app.Value { return app.Window().Get("sessionStorage") }
 

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/formbridge/formbridge/app/wire"
@@ -203,6 +204,14 @@ func settledNotice(it *item, outcome string, now time.Time) notice {
 // reply (answered, or -32003 for one it no longer knows) says which.
 func (w *widget) onSynced(ctx app.Context, ids []string) {
 	w.synced = true
+	// Drafts of requests that settled while the page was away (a reload,
+	// a tab restored) would otherwise stay as long as the tab, filling
+	// its storage until no new draft can be kept.
+	for _, k := range tabStorage.keys() {
+		if id, ok := strings.CutPrefix(k, draftKey("")); ok && !slices.Contains(ids, id) {
+			tabStorage.removeItem(k)
+		}
+	}
 	for _, it := range append([]*item(nil), w.queue.items...) {
 		if slices.Contains(ids, it.ID) {
 			continue

@@ -1,9 +1,15 @@
 package e2e
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/formbridge/formbridge/server/hub"
 )
 
 // blockStorage makes the page's session and local storage throw, as a
@@ -28,4 +34,43 @@ func TestBlockedStorage(t *testing.T) {
 	// incomplete rather than failing.
 	do(t, ctx, "reload", chromedp.Reload())
 	waitJS(t, ctx, "the missing-link message", `document.body.innerText.includes("no access key")`)
+}
+
+// TestDraftsOfRequestsSettledAwayGo: drafts were removed only when their
+// request left an open page, so those of requests that settled while
+// the tab was away (reloaded, discarded and restored) stayed for the
+// tab's life, until its storage was full and no new draft was kept.
+func TestDraftsOfRequestsSettledAwayGo(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	openWidget(t, ctx, b)
+	const n = 3
+	var withdraw []context.CancelFunc
+	for range n {
+		c, cancel := context.WithCancel(context.Background())
+		withdraw = append(withdraw, cancel)
+		go b.Hub.Elicit(c, hub.DefaultChannel, Requester, json.RawMessage(noteQuestion), nil)
+	}
+	waitJS(t, ctx, "every request", fmt.Sprintf(`document.querySelectorAll(".fb-queue-item").length === %d`, n))
+	drafts := `Object.keys(sessionStorage).filter((k) => k.startsWith("formbridge.draft.")).length`
+	for i := range n {
+		id := eval[string](t, ctx, fmt.Sprintf(`(() => { const b = document.querySelectorAll(".fb-queue-item")[%d]; b.click(); return b.dataset.requestId; })()`, i))
+		waitJS(t, ctx, "it opens", `document.querySelector("form[data-elicitation-id]")?.dataset.elicitationId === `+css(id))
+		do(t, ctx, "type", chromedp.SendKeys(field("note", "textarea, input"), "draft"))
+		waitJS(t, ctx, "its draft kept", fmt.Sprintf(`%s === %d`, drafts, i+1))
+	}
+	do(t, ctx, "leave the page", chromedp.Navigate("about:blank"))
+	for _, cancel := range withdraw {
+		cancel()
+	}
+	for deadline := time.Now().Add(5 * time.Second); b.Hub.Pending(hub.DefaultChannel) != 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the requests were not withdrawn")
+		}
+	}
+	do(t, ctx, "come back", chromedp.Navigate(b.URL+"/"), chromedp.WaitVisible(chromedp.CSS(`[data-connection="online"]`)))
+	waitJS(t, ctx, "the empty page", `document.body.innerText.includes("Nothing to answer")`)
+	if left := eval[int](t, ctx, drafts); left != 0 {
+		t.Errorf("%d drafts of requests that no longer exist stay in the tab's storage", left)
+	}
 }

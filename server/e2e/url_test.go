@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -221,4 +222,23 @@ func TestURLModeAddressBrowserRefuses(t *testing.T) {
 	}
 	do(t, ctx, "decline", chromedp.Click(action("decline")))
 	wantResult(t, await(t, ctx, out), `{"action":"decline"}`)
+}
+
+// TestWaitingNoticesBounded: a server need never say complete, so the
+// "Waiting for you to finish in the other tab" notices of a day's links
+// must not pile up above the open request.
+func TestWaitingNoticesBounded(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	openWidget(t, ctx, b)
+	eval[bool](t, ctx, recordOpen)
+	for i := range 12 {
+		out := b.Elicit(t, fmt.Sprintf(`{"mode":"url","message":"Connect service %d","elicitationId":"el-%d","url":"https://accounts.example.com/connect?n=%d"}`, i, i, i), nil)
+		waitJS(t, ctx, "the link", fmt.Sprintf(`document.querySelector("form[data-elicitation-id] button[data-action=open]") !== null && document.querySelector(".fb-message")?.textContent.includes("service %d")`, i))
+		eval[bool](t, ctx, `(document.querySelector("button[data-action=open]").click(), true)`)
+		wantResult(t, await(t, ctx, out), `{"action":"accept"}`)
+	}
+	if n := eval[int](t, ctx, `document.querySelectorAll(".fb-notice").length`); n > 6 {
+		t.Errorf("%d notices after 12 links were opened; the list grows with every link", n)
+	}
 }
