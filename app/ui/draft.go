@@ -47,7 +47,22 @@ type draft struct {
 
 // draftKey is the sessionStorage key of a request's draft. Session
 // storage is per tab, so a draft survives a reload but not the tab.
-func draftKey(requestID string) string { return "formbridge.draft." + requestID }
+// Frames of one origin in one tab share it (a chat app's widget mounted
+// again for another conversation's channel): the key names the channel
+// (draftChannel), so that one channel's Synced removes only its own.
+func draftKey(requestID string) string { return draftPrefix() + requestID }
+
+// draftPrefix starts the keys of the drafts of this page's channel.
+func draftPrefix() string {
+	if draftChannel == "" {
+		return "formbridge.draft."
+	}
+	return "formbridge.draft." + draftChannel + "/"
+}
+
+// draftChannel is the channel the bridge named in hello ("" before it):
+// one widget per page, on one channel.
+var draftChannel string
 
 // linkKey keeps the link read from the fragment for reloads of this tab,
 // since the fragment is removed from the address bar once read.

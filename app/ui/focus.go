@@ -43,8 +43,16 @@ func focusOnShow(title, firstField string) {
 }
 
 // focusInForm reports whether keyboard focus is in a request's form.
-func focusInForm() bool {
-	return app.IsClient && app.Window().Get("document").Get("activeElement").Call("closest", "form").Truthy()
+func focusInForm() bool { return focusWithin("form") }
+
+// focusInList reports whether keyboard focus is in the list of requests,
+// which goes when one request is left, and loses a row when one leaves.
+func focusInList() bool { return focusWithin(".fb-queue") }
+
+// focusWithin reports whether keyboard focus is inside an element
+// matching sel.
+func focusWithin(sel string) bool {
+	return app.IsClient && app.Window().Get("document").Get("activeElement").Call("closest", sel).Truthy()
 }
 
 // refocus, once the page has updated, gives focus a place when the

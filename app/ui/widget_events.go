@@ -31,6 +31,7 @@ func (w *widget) onConnectionChange(state string) {
 // (onRequest), then onSynced says which they were.
 func (w *widget) onHello(ctx app.Context, h *wire.HelloResult) {
 	w.server = h.ServerInfo
+	draftChannel = h.Channel
 }
 
 // onRequest adds a pending request, or refreshes one already held.
@@ -115,8 +116,9 @@ func (w *widget) onSettled(ctx app.Context, p *wire.SettledParams) {
 func (w *widget) settle(ctx app.Context, it *item, outcome string) {
 	// The last request leaving takes focus with it: the person's own
 	// answer (Send and the rest are disabled meanwhile, which blurs
-	// them), or one called off while they were in it.
-	if w.queue.len() == 1 && (it.Draft.Sent != "" || focusInForm()) {
+	// them), or one called off while they were in it. So may the list of
+	// requests, or the row of it that had focus.
+	if w.queue.len() == 1 && (it.Draft.Sent != "" || focusInForm()) || focusInList() {
 		w.refocus(ctx)
 	}
 	if w.selected == it.ID {
@@ -207,8 +209,10 @@ func (w *widget) onSynced(ctx app.Context, ids []string) {
 	// Drafts of requests that settled while the page was away (a reload,
 	// a tab restored) would otherwise stay as long as the tab, filling
 	// its storage until no new draft can be kept.
+	// Only this channel's: another frame in this tab, on another channel,
+	// keeps its drafts in the same storage.
 	for _, k := range tabStorage.keys() {
-		if id, ok := strings.CutPrefix(k, draftKey("")); ok && !slices.Contains(ids, id) {
+		if id, ok := strings.CutPrefix(k, draftPrefix()); ok && !strings.Contains(id, "/") && !slices.Contains(ids, id) {
 			tabStorage.removeItem(k)
 		}
 	}

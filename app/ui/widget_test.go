@@ -735,3 +735,32 @@ func TestFatalNotReplacedByWatch(t *testing.T) {
 		})
 	}
 }
+
+// TestSyncedKeepsOtherChannelsDrafts: frames of one origin in one tab
+// share session storage; a widget on channel B, once synced, must not
+// remove the drafts a widget on channel A kept there (a chat app that
+// mounts the widget again for each conversation's channel).
+func TestSyncedKeepsOtherChannelsDrafts(t *testing.T) {
+	t.Cleanup(func() { (&widget{}).onHello(nil, &wire.HelloResult{}) }) // no channel after
+	a, da, _ := mountWidget(t)
+	stored := tabStorage.(mapStorage)
+	ctx := da.Context()
+	a.onHello(ctx, &wire.HelloResult{Channel: "conv-a", Pending: 1})
+	ask(t, a, ctx, "a1", formParams(t, "A", shortSchema), metaAt(0))
+	store(draftKey("a1"), draft{Inputs: map[string][]string{"name": {"half typed"}}})
+	store(draftKey("a-gone"), draft{})
+	a.onSynced(ctx, []string{"a1"})
+	if _, ok := stored[draftKey("a-gone")]; ok {
+		t.Errorf("a draft of a request channel A no longer holds stayed: %v", stored)
+	}
+	keyA := draftKey("a1")
+
+	// The widget mounted again in the same tab, for conversation B.
+	b, db, _ := mountWidget(t)
+	tabStorage = stored // the same tab's storage
+	b.onHello(db.Context(), &wire.HelloResult{Channel: "conv-b", Pending: 0})
+	b.onSynced(db.Context(), nil)
+	if _, ok := stored[keyA]; !ok {
+		t.Errorf("channel B's Synced removed channel A's draft; storage holds %v", stored)
+	}
+}

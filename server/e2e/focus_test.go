@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -91,4 +92,29 @@ func sentNotice(t *testing.T) context.Context {
 	sendNote(t, ctx, out)
 	do(t, ctx, "the notice", chromedp.WaitVisible(chromedp.CSS(`[data-outcome="answered"] button`)))
 	return ctx
+}
+
+// TestFocusAfterQueueListLeaves: two requests wait; the person has
+// Tabbed to the list of requests (on the open one's entry). The server
+// calls the other off: one request is left, the list goes with it, and
+// focus, which was in the list, must not fall to <body>.
+func TestFocusAfterQueueListLeaves(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	openWidget(t, ctx, b)
+	out := b.Elicit(t, noteQuestion, nil)
+	open := waitForm(t, ctx)
+	callerCtx, giveUp := context.WithCancel(context.Background())
+	defer giveUp()
+	go b.Hub.Elicit(callerCtx, hub.DefaultChannel, Requester, json.RawMessage(noteQuestion), nil)
+	waitJS(t, ctx, "the list of two", `document.querySelectorAll(".fb-queue-item").length === 2`)
+	do(t, ctx, "Tab to the open request's entry", chromedp.Focus(chromedp.CSS(`.fb-queue-item[data-request-id=`+css(open)+`]`)))
+	giveUp()
+	do(t, ctx, "the other is called off", chromedp.WaitVisible(chromedp.CSS(`[data-outcome="cancelled"]`)), chromedp.WaitNotPresent(chromedp.CSS(`.fb-queue`)))
+	waitJS(t, ctx, "the page to settle", `document.getAnimations().every((a) => a.playState !== "running")`)
+	if got := eval[string](t, ctx, activeElement); strings.HasPrefix(got, "BODY") {
+		t.Errorf("after the list left, focus is on %q; want it kept in the page (the notice, or the open request)", got)
+	}
+	do(t, ctx, "dismiss", chromedp.Click(action("cancel")))
+	wantResult(t, await(t, ctx, out), `{"action":"cancel"}`)
 }

@@ -109,3 +109,32 @@ func shot(t *testing.T, ctx context.Context, path string) {
 	}
 	t.Logf("wrote %s", path)
 }
+
+// TestLandscapePhoneActionsInReach: a phone turned sideways (844 x 390,
+// text at its default size) is under 30rem tall but the action bar is
+// one row there, a sixth of the screen. A long form's Send, Decline and
+// Dismiss stay in reach as they do upright (TestPhoneActionsInReach),
+// and a field reached with the keyboard is above the bar, not under it.
+func TestLandscapePhoneActionsInReach(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	do(t, ctx, "landscape phone", chromedp.EmulateViewport(844, 390))
+	openWidget(t, ctx, b)
+	out := b.Elicit(t, allKinds, nil)
+	waitForm(t, ctx)
+	do(t, ctx, "top", chromedp.Focus(field("name", "textarea, input")))
+	eval[bool](t, ctx, `scrollTo(0, 0), true`)
+	if l := eval[layout](t, ctx, measure); l.SendBottom > l.ViewportHeight {
+		t.Errorf("844 x 390, top of the form: Send ends at %.0f, below the %.0f px screen; the bar is %.0f px tall",
+			l.SendBottom, l.ViewportHeight, l.BarBottom-l.BarTop)
+	}
+	for _, key := range []string{"budget", "nights", "airport"} {
+		do(t, ctx, "focus "+key, chromedp.Focus(field(key, "input, select")))
+		if l := eval[layout](t, ctx, measure); l.FocusBottom > l.BarTop || l.FocusTop < 0 || l.SendBottom > l.ViewportHeight {
+			t.Errorf("844 x 390, %s focused: field %.0f-%.0f, bar from %.0f, Send ends at %.0f, screen %.0f",
+				key, l.FocusTop, l.FocusBottom, l.BarTop, l.SendBottom, l.ViewportHeight)
+		}
+	}
+	do(t, ctx, "dismiss", chromedp.Click(action("cancel")))
+	wantResult(t, await(t, ctx, out), `{"action":"cancel"}`)
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"testing"
 	"time"
 
@@ -72,5 +73,44 @@ func TestDraftsOfRequestsSettledAwayGo(t *testing.T) {
 	waitJS(t, ctx, "the empty page", `document.body.innerText.includes("Nothing to answer")`)
 	if left := eval[int](t, ctx, drafts); left != 0 {
 		t.Errorf("%d drafts of requests that no longer exist stay in the tab's storage", left)
+	}
+}
+
+// TestDraftKeptAcrossChannelSwitch: a chat app gives each conversation
+// its own channel and points its <formbridge-widget> at the one shown.
+// The person half-fills a form in conversation A, looks at conversation
+// B, and comes back to A: what they typed must still be there. The
+// frames share the tab's session storage (same origin, same tab), so
+// B's Synced, which lists only B's requests, must not remove A's drafts.
+func TestDraftKeptAcrossChannelSwitch(t *testing.T) {
+	ctx, page, b := hostPage(t, `<formbridge-widget token="{token}"></formbridge-widget>
+<script>
+  window.heard = [];
+  document.querySelector("formbridge-widget").addEventListener("formbridge:connection", (e) => heard.push(e.detail.state));
+</script>`)
+	do(t, ctx, "open the page", chromedp.Navigate(page+"/"))
+	waitJS(t, ctx, "the widget to connect", `heard.includes("online")`)
+	b.Elicit(t, noteQuestion, nil)
+	frame := frameContext(t, ctx, b.URL+"/")
+	waitForm(t, frame)
+	focusFrame(t, ctx, frame)
+	do(t, frame, "type half an answer", chromedp.SendKeys(field("note", "textarea, input"), "half of it"))
+	waitJS(t, frame, "the draft kept", `Object.keys(sessionStorage).some((k) => k.startsWith("formbridge.draft."))`)
+
+	other, err := b.Hub.CreateChannel("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	eval[bool](t, ctx, `heard.length = 0; document.querySelector("formbridge-widget").setAttribute("token", `+strconv.Quote(other.Token)+`); true`)
+	waitJS(t, ctx, "conversation B's widget to connect", `heard.includes("online")`)
+	frame = frameContext(t, ctx, b.URL+"/")
+	waitJS(t, frame, "B's empty page", `document.body.innerText.includes("Nothing to answer")`)
+
+	eval[bool](t, ctx, `heard.length = 0; document.querySelector("formbridge-widget").setAttribute("token", `+strconv.Quote(b.Token)+`); true`)
+	waitJS(t, ctx, "conversation A's widget to connect", `heard.includes("online")`)
+	frame = frameContext(t, ctx, b.URL+"/")
+	waitForm(t, frame)
+	if got := eval[string](t, frame, `document.querySelector("[data-field=note] textarea, [data-field=note] input").value`); got != "half of it" {
+		t.Errorf("back in conversation A, the note reads %q; want what the person typed, %q", got, "half of it")
 	}
 }
