@@ -99,5 +99,11 @@ func checkPublicURL(s string) (string, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Fragment != "" || u.RawQuery != "" {
 		return "", &usageError{fmt.Sprintf("--public-url must be an http:// or https:// address such as https://approvals.example.com, not %q", s)}
 	}
+	if strings.Trim(u.Path, "/") != "" {
+		// The page loads its files from /v/… and its WebSocket from /ws
+		// on the host: under a path behind a proxy, the link opens a page
+		// that cannot load.
+		return "", &usageError{fmt.Sprintf("--public-url %q has a path: the bridge must be served at the root of its address (give it a host name of its own, such as https://approvals.example.com)", s)}
+	}
 	return strings.TrimRight(u.String(), "/"), nil
 }

@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/formbridge/formbridge/server/hub"
+	"github.com/formbridge/formbridge/server/internal/ratelog"
 )
 
 // Options configure the API.
@@ -39,6 +40,8 @@ type api struct {
 	// retry comes between the two and is answered from a deleted
 	// channel's keys.
 	deleting sync.RWMutex
+
+	refusals ratelog.Limiter // bounds the log lines of refused keys
 }
 
 // New returns the handler to serve at "/api/v1/".
@@ -108,10 +111,25 @@ func (a *api) authenticated(next http.Handler) http.Handler {
 		ok = ok && strings.EqualFold(scheme, "Bearer")
 		got := sha256.Sum256([]byte(strings.TrimSpace(key)))
 		if !ok || subtle.ConstantTimeCompare(got[:], a.keyHash[:]) != 1 {
+			why := "no Authorization: Bearer header"
+			if ok {
+				why = "wrong API key"
+			}
+			// Never the key sent: it may be the right one mistyped.
+			a.refusals.Log(a.log, slog.LevelWarn, "API call refused: "+why, "status", http.StatusUnauthorized,
+				"remote", r.RemoteAddr, "method", r.Method, "path", clipPath(r.URL.Path))
 			w.Header().Set("WWW-Authenticate", `Bearer realm="formbridge"`)
 			writeError(w, http.StatusUnauthorized, codeUnauthorized, "a valid API key is needed: Authorization: Bearer <key>", nil)
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// clipPath bounds a caller's path before it goes into a log.
+func clipPath(p string) string {
+	if len(p) > 128 {
+		return strings.ToValidUTF8(p[:128], "") + "…"
+	}
+	return p
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -70,7 +71,7 @@ func (c *conn) hello(ctx context.Context) bool {
 		// handshake, and a connection pushed out meanwhile would make
 		// the newcomer wait for it too.
 		c.g.lobby.leave(c)
-		c.g.log.Info("widget refused: no hello in time", "remote", c.remote)
+		c.g.refusals.Log(c.g.log, slog.LevelInfo, "widget refused: no hello in time", "remote", c.remote)
 		c.refuse(nil, "no formbridge/hello within 10 seconds")
 	})
 	typ, data, err := c.ws.Read(ctx)
@@ -80,13 +81,13 @@ func (c *conn) hello(ctx context.Context) bool {
 	}
 	var m wire.Message
 	if typ != websocket.MessageText || json.Unmarshal(data, &m) != nil || !m.IsRequest() || m.Method != wire.MethodHello {
-		c.g.log.Info("widget refused: first frame is not hello", "remote", c.remote)
+		c.g.refusals.Log(c.g.log, slog.LevelInfo, "widget refused: first frame is not hello", "remote", c.remote)
 		c.refuse(m.ID, "the first frame must be a formbridge/hello request")
 		return false
 	}
 	var p wire.HelloParams
 	if err := json.Unmarshal(m.Params, &p); err != nil {
-		c.g.log.Info("widget refused: malformed hello", "remote", c.remote)
+		c.g.refusals.Log(c.g.log, slog.LevelInfo, "widget refused: malformed hello", "remote", c.remote)
 		c.refuse(m.ID, "hello params must be {token, clientInfo, capabilities}")
 		return false
 	}
@@ -94,7 +95,7 @@ func (c *conn) hello(ctx context.Context) bool {
 	if !ok {
 		// Never log the token, not even a wrong one: it may be a real
 		// token of another channel, or one mistyped by a character.
-		c.g.log.Info("widget refused: unknown token", "remote", c.remote, "client", short(p.ClientInfo.Name))
+		c.g.refusals.Log(c.g.log, slog.LevelInfo, "widget refused: unknown token", "remote", c.remote, "client", short(p.ClientInfo.Name))
 		c.refuse(m.ID, "unauthorized: unknown token")
 		return false
 	}

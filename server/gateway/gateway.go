@@ -20,6 +20,7 @@ import (
 
 	"github.com/formbridge/formbridge/app/wire"
 	"github.com/formbridge/formbridge/server/hub"
+	"github.com/formbridge/formbridge/server/internal/ratelog"
 )
 
 // Limits of one connection.
@@ -65,6 +66,8 @@ type gateway struct {
 	helloTimeout, heartbeat time.Duration
 
 	lobby lobby // connections before hello
+
+	refusals ratelog.Limiter // bounds the log lines of clients without a token
 }
 
 // New returns the handler to serve at wire.Path.
@@ -115,7 +118,7 @@ func (g *gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if strings.Contains(err.Error(), "not authorized") {
 			msg = "WebSocket refused: a page of an origin this bridge does not allow (formbridge --allowed-origins, gateway.Options.AllowedOrigins)"
 		}
-		g.log.Info(msg, "remote", r.RemoteAddr, "origin", short(r.Header.Get("Origin")), "err", clip(err.Error(), 256))
+		g.refusals.Log(g.log, slog.LevelInfo, msg, "remote", r.RemoteAddr, "origin", short(r.Header.Get("Origin")), "err", clip(err.Error(), 256))
 		return
 	}
 	// The connection gets its own goroutine and the handler returns, so
@@ -123,7 +126,7 @@ func (g *gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// context ends with the handler: the connection does not use it.
 	c := &conn{g: g, ws: ws, cork: lw.cork, remote: r.RemoteAddr}
 	if old := g.lobby.enter(c); old != nil {
-		g.log.Info("widget dropped: too many connections waiting for hello", "remote", old.remote)
+		g.refusals.Log(g.log, slog.LevelInfo, "widget dropped: too many connections waiting for hello", "remote", old.remote)
 		// Its hello's read fails and ends it. Not here: CloseNow waits
 		// for a close already under way, and this widget must not.
 		go old.ws.CloseNow()

@@ -132,8 +132,12 @@ func (h *HTTPHost) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	local, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
-	onLoopback := local != nil && isLoopback(local.String())
-	if onLoopback && !isLoopback(r.Host) {
+	// A request a reverse proxy passed on comes from loopback too, but
+	// from whoever reached the proxy: it is not this machine's.
+	onLoopback := local != nil && isLoopback(local.String()) && !forwarded(r)
+	// With an API key a rebinding page cannot get in (it does not know
+	// the key), and a reverse proxy on this machine passes the public Host.
+	if onLoopback && h.APIKey == "" && !isLoopback(r.Host) {
 		http.Error(w, fmt.Sprintf("refused: Host %q is not this machine", r.Host), http.StatusForbidden)
 		return
 	}
@@ -298,6 +302,16 @@ func isLoopback(addr string) bool {
 	}
 	ip, err := netip.ParseAddr(host)
 	return err == nil && ip.IsLoopback()
+}
+
+// forwarded reports whether a proxy passed r on for another client.
+func forwarded(r *http.Request) bool {
+	for _, h := range []string{"Forwarded", "X-Forwarded-For", "X-Real-Ip", "X-Forwarded-Host"} {
+		if r.Header.Get(h) != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // Wait blocks until every session's relay has ended (after ctx ended).

@@ -111,8 +111,11 @@ func (p *Proxy) Serve(ctx context.Context, host, upstream mcp.Connection) error 
 	case <-ctx.Done():
 		err = ctx.Err()
 		s.closeCalls()
-		upstream.Close()
+		// The host first: closing an HTTP upstream may wait seconds for
+		// its DELETE, and the host's open streams would hold the bridge's
+		// shutdown as long.
 		host.Close()
+		upstream.Close()
 		<-upDone
 		<-hostDone
 		s.wg.Wait()
