@@ -99,7 +99,7 @@ func checkPublicURL(s string) (string, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Fragment != "" || u.RawQuery != "" {
 		return "", &usageError{fmt.Sprintf("--public-url must be an http:// or https:// address such as https://approvals.example.com, not %q", s)}
 	}
-	if strings.Trim(u.Path, "/") != "" {
+	if strings.Trim(u.EscapedPath(), "/") != "" { // escaped: "/%2F" is a path too
 		// The page loads its files from /v/… and its WebSocket from /ws
 		// on the host: under a path behind a proxy, the link opens a page
 		// that cannot load.

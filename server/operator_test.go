@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -14,8 +16,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
+	"github.com/coder/websocket/wsjson"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/formbridge/formbridge/app/wire"
 	"github.com/formbridge/formbridge/server/internal/logbuf"
 )
 
@@ -297,5 +302,90 @@ func TestProxyMCPWithoutKeyNotOpenedByReverseProxy(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode/100 == 2 {
 		t.Errorf("a client at 203.0.113.9, through the reverse proxy, opened an MCP session on /mcp without any key: %d", resp.StatusCode)
+	}
+}
+
+// HAProxy's `option forwardfor` (and any proxy that appends a header line
+// instead of merging) forwards the client's own X-Forwarded-For lines and
+// adds its own after them. A client that sends an empty X-Forwarded-For
+// first makes Header.Get return "": /mcp without a key, reached from the
+// internet through the proxy, counts as this machine's again.
+func TestProxyForwardedEmptyFirstLine(t *testing.T) {
+	upSrv := mcp.NewServer(&mcp.Implementation{Name: "up", Version: "1"}, nil)
+	up := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return upSrv }, nil))
+	t.Cleanup(up.Close)
+	p := startProxy(t, "--upstream", up.URL)
+	for _, hdr := range []string{
+		"X-Forwarded-For: \r\nX-Forwarded-For: 203.0.113.9\r\n", // attacker's empty line, then HAProxy's
+		"X-Real-Ip:\r\nX-Real-Ip: 203.0.113.9\r\n",
+		"Forwarded: \r\nForwarded: for=203.0.113.9\r\n",
+	} {
+		init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`
+		c, err := net.Dial("tcp", p.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.SetDeadline(time.Now().Add(10 * time.Second))
+		fmt.Fprintf(c, "POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n%sContent-Length: %d\r\nConnection: close\r\n\r\n%s",
+			p.addr, hdr, len(init), init)
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		c.Close()
+		if resp.StatusCode/100 == 2 {
+			t.Errorf("a request a proxy passed on (%q) opened an MCP session without a key: %d", strings.TrimSpace(hdr), resp.StatusCode)
+		}
+	}
+}
+
+// The new root-only check reads the decoded path: "/%2F" decodes to "/"
+// and passes, while the link keeps "%2F" (https://host/%2F/#token=…): the
+// page a path refusal was meant to prevent.
+func TestPublicURLEncodedPathRefused(t *testing.T) {
+	for _, s := range []string{"https://approvals.example.com/%2F", "https://approvals.example.com/%2f%2F/"} {
+		if base, err := checkPublicURL(s); err == nil {
+			t.Errorf("--public-url %q accepted as %q; want it refused like any path", s, base)
+		}
+	}
+	for _, s := range []string{"https://approvals.example.com", "https://approvals.example.com/", "https://approvals.example.com//", "http://127.0.0.1:8080/"} {
+		if _, err := checkPublicURL(s); err != nil {
+			t.Errorf("--public-url %q: %v", s, err)
+		}
+	}
+}
+
+// One anonymous client sending plain GETs to /ws (no upgrade, no hello:
+// the cheapest request there is) spends the gateway's one budget of 20
+// lines a minute, so the operator looking for why a real widget with an
+// old token is refused finds no "unknown token" line for that minute
+// (and, if the flood goes on, for every minute).
+func TestRefusalFloodHidesNoOtherReason(t *testing.T) {
+	r, _, logs := startTest(t, testFlags(t), nil)
+	for range 50 {
+		req, _ := http.NewRequest("GET", r.baseURL+"/ws", nil)
+		req.Header.Set("Sec-WebSocket-Protocol", wire.Subprotocol)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(r.baseURL, "http")+wire.Path,
+		&websocket.DialOptions{Subprotocols: []string{wire.Subprotocol}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow()
+	hello, _ := wire.NewRequest("h", wire.MethodHello, wire.HelloParams{Token: "a-rotated-token", ClientInfo: wire.Implementation{Name: "real-widget"}})
+	wsjson.Write(ctx, c, hello)
+	var m wire.Message
+	wsjson.Read(ctx, c, &m) // the refusal, sent after its line is written
+	if !strings.Contains(logs.String(), "widget refused: unknown token") {
+		t.Errorf("a widget refused for its token left no line: a flood of another kind of refusal spent the minute's budget")
 	}
 }

@@ -304,10 +304,13 @@ func isLoopback(addr string) bool {
 	return err == nil && ip.IsLoopback()
 }
 
-// forwarded reports whether a proxy passed r on for another client.
+// forwarded reports whether a proxy passed r on for another client. Any
+// line of those headers counts, even an empty one: a proxy that appends
+// its own line (HAProxy's option forwardfor) passes on the client's
+// before it, and Header.Get reads only the first.
 func forwarded(r *http.Request) bool {
-	for _, h := range []string{"Forwarded", "X-Forwarded-For", "X-Real-Ip", "X-Forwarded-Host"} {
-		if r.Header.Get(h) != "" {
+	for _, h := range []string{"Forwarded", "X-Forwarded-For", "X-Real-Ip", "X-Forwarded-Host", "X-Forwarded-Proto", "Via"} {
+		if len(r.Header.Values(h)) > 0 {
 			return true
 		}
 	}

@@ -24,9 +24,23 @@ func TestLimiter(t *testing.T) {
 	}
 	buf.Reset()
 	at = at.Add(Window)
-	r.Log(l, slog.LevelWarn, "refused again", "remote", "127.0.0.1:1")
+	r.Log(l, slog.LevelWarn, "refused", "remote", "127.0.0.1:1")
 	if got := buf.String(); !strings.Contains(got, "level=WARN") || !strings.Contains(got, "remote=127.0.0.1:1") ||
 		!strings.Contains(got, "refusals_not_logged_before=40") {
 		t.Errorf("the next window's first line = %q; want it at its level, with its args and the 40 left out", got)
+	}
+}
+
+// A flood of one reason leaves another's lines alone.
+func TestLimiterPerReason(t *testing.T) {
+	var buf bytes.Buffer
+	l := slog.New(slog.NewTextHandler(&buf, nil))
+	r := &Limiter{}
+	for range 3 * PerWindow {
+		r.Log(l, slog.LevelInfo, "flood")
+	}
+	r.Log(l, slog.LevelInfo, "other")
+	if !strings.Contains(buf.String(), "msg=other") {
+		t.Errorf("another reason's line was left out")
 	}
 }
