@@ -65,11 +65,44 @@
       .then(done);
   }
 
+  // Embedded (embed.js, as in the chat example), the page has no token
+  // of its own: its host names its origin in the fragment (#host=) and
+  // sends the token in its "init" message, which this page hears too.
+  var PROTOCOL = "embed.v1";
+  function hostOrigin() {
+    var host = new URLSearchParams(location.hash.replace(/^#/, "")).get("host") || "";
+    return window.parent !== window ? host : "";
+  }
+
+  function fromHost(host, done) {
+    window.addEventListener("message", function listen(event) {
+      if (event.source !== window.parent || event.origin !== host || typeof event.data !== "string") {
+        return;
+      }
+      var m;
+      try {
+        m = JSON.parse(event.data);
+      } catch (e) {
+        return;
+      }
+      if (m && m.formbridge === PROTOCOL && m.type === "init" && typeof m.token === "string" && m.token.trim()) {
+        window.removeEventListener("message", listen);
+        done(m.token.trim());
+      }
+    });
+  }
+
   function start() {
     var token = readToken();
-    if (!token) {
-      return; // the widget explains the incomplete link
+    if (token) {
+      show(token);
+    } else if (hostOrigin()) {
+      fromHost(hostOrigin(), show);
     }
+    // Otherwise the widget explains the incomplete link.
+  }
+
+  function show(token) {
     var running = {}; // tool name -> calls waiting for an answer
 
     var page = el("div", "fb-demo-page");

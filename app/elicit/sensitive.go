@@ -68,7 +68,9 @@ func (f *Form) Sensitive() []Sensitivity {
 			continue
 		}
 		for _, src := range [...]struct{ where, text string }{
-			{"Its name behind the scenes", fd.Key}, {"Its title", fd.Title}, {"Its description", fd.Description},
+			// What the person reads first: the hidden name only when
+			// nothing shown names the secret.
+			{"Its title", fd.Title}, {"Its description", fd.Description}, {"Its name behind the scenes", fd.Key},
 		} {
 			if what := secretIn(src.text); what != "" {
 				out = append(out, Sensitivity{

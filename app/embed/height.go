@@ -73,7 +73,8 @@ func (r *heightReporter) stop() {
 }
 
 // contentHeight is the bottom of the widget root's last laid-out child
-// plus the root's bottom padding, in CSS pixels from the document's top.
+// plus the root's bottom padding, or of anything the page put after the
+// root if lower, in CSS pixels from the document's top.
 func contentHeight() int {
 	win := app.Window()
 	doc := win.Get("document")
@@ -94,7 +95,13 @@ func contentHeight() int {
 	style := win.Call("getComputedStyle", root)
 	pad := parsePx(style.Get("paddingBottom").String())
 	border := parsePx(style.Get("borderBottomWidth").String())
-	return bottom + int(math.Ceil(pad+border)) + jsMath.Call("ceil", win.Get("scrollY")).Int()
+	bottom += int(math.Ceil(pad + border))
+	// What the page adds after the widget (the demo's panel) is content
+	// too: a frame as tall as the widget alone would hide it.
+	for el := root.Get("nextElementSibling"); el.Truthy(); el = el.Get("nextElementSibling") {
+		bottom = max(bottom, jsMath.Call("ceil", el.Call("getBoundingClientRect").Get("bottom")).Int())
+	}
+	return bottom + jsMath.Call("ceil", win.Get("scrollY")).Int()
 }
 
 // parsePx reads "16px", what getComputedStyle gives for lengths.
