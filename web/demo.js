@@ -94,10 +94,11 @@
 
   function start() {
     var token = readToken();
+    var host = hostOrigin();
     if (token) {
       show(token);
-    } else if (hostOrigin()) {
-      fromHost(hostOrigin(), show);
+    } else if (host) {
+      fromHost(host, show);
     }
     // Otherwise the widget explains the incomplete link.
   }

@@ -117,19 +117,11 @@ func (a *api) authenticated(next http.Handler) http.Handler {
 			}
 			// Never the key sent: it may be the right one mistyped.
 			a.refusals.Log(a.log, slog.LevelWarn, "API call refused: "+why, "status", http.StatusUnauthorized,
-				"remote", r.RemoteAddr, "method", r.Method, "path", clipPath(r.URL.Path))
+				"remote", r.RemoteAddr, "method", r.Method, "path", ratelog.Clip(r.URL.Path, 128))
 			w.Header().Set("WWW-Authenticate", `Bearer realm="formbridge"`)
 			writeError(w, http.StatusUnauthorized, codeUnauthorized, "a valid API key is needed: Authorization: Bearer <key>", nil)
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
-}
-
-// clipPath bounds a caller's path before it goes into a log.
-func clipPath(p string) string {
-	if len(p) > 128 {
-		return strings.ToValidUTF8(p[:128], "") + "…"
-	}
-	return p
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 
 	"github.com/formbridge/formbridge/app/wire"
 	"github.com/formbridge/formbridge/server/hub"
+	"github.com/formbridge/formbridge/server/internal/ratelog"
 )
 
 // conn is one widget connection. One goroutine reads; a writer
@@ -273,12 +273,4 @@ func (c *conn) beat() {
 }
 
 // short bounds a string from a widget before it goes into a log.
-func short(s string) string { return clip(s, 64) }
-
-// clip cuts s to at most max bytes, marking the cut.
-func clip(s string, max int) string {
-	if len(s) > max {
-		return strings.ToValidUTF8(s[:max], "") + "…" // the cut may split a character
-	}
-	return s
-}
+func short(s string) string { return ratelog.Clip(s, 64) }

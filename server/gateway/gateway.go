@@ -118,7 +118,7 @@ func (g *gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if strings.Contains(err.Error(), "not authorized") {
 			msg = "WebSocket refused: a page of an origin this bridge does not allow (formbridge --allowed-origins, gateway.Options.AllowedOrigins)"
 		}
-		g.refusals.Log(g.log, slog.LevelInfo, msg, "remote", r.RemoteAddr, "origin", short(r.Header.Get("Origin")), "err", clip(err.Error(), 256))
+		g.refusals.Log(g.log, slog.LevelInfo, msg, "remote", r.RemoteAddr, "origin", short(r.Header.Get("Origin")), "err", ratelog.Clip(err.Error(), 256))
 		return
 	}
 	// The connection gets its own goroutine and the handler returns, so

@@ -6,6 +6,7 @@ package ratelog
 import (
 	"context"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 )
@@ -70,4 +71,13 @@ func (r *Limiter) Log(l *slog.Logger, level slog.Level, msg string, args ...any)
 		args = append(args, "refusals_not_logged_before", skipped)
 	}
 	l.Log(context.Background(), level, msg, args...)
+}
+
+// Clip cuts a client's string to at most max bytes before it goes into
+// a log line, marking the cut.
+func Clip(s string, max int) string {
+	if len(s) > max {
+		return strings.ToValidUTF8(s[:max], "") + "…" // the cut may split a character
+	}
+	return s
 }

@@ -44,3 +44,20 @@ func TestLimiterPerReason(t *testing.T) {
 		t.Errorf("another reason's line was left out")
 	}
 }
+
+func TestClip(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		max  int
+		want string
+	}{
+		{"short", 8, "short"},
+		{"exactly8", 8, "exactly8"},
+		{"a longer line", 8, "a longer…"},
+		{"abcdefgé", 8, "abcdefg…"}, // the cut splits é: its half is dropped
+	} {
+		if got := Clip(c.in, c.max); got != c.want {
+			t.Errorf("Clip(%q, %d) = %q, want %q", c.in, c.max, got, c.want)
+		}
+	}
+}
