@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/formbridge/formbridge/app/wire"
+	"github.com/formbridge/formbridge/server/internal/ratelog"
 )
 
 // DefaultChannel is the channel that always exists.
@@ -91,10 +92,11 @@ type Options struct {
 type Hub struct {
 	opts     Options
 	log      *slog.Logger
-	idPrefix string        // random per hub, so ids from before a restart never match
-	seq      atomic.Uint64 // request ids
-	held     atomic.Int64  // request.size of every pending request
-	epoch    time.Time     // zero of the hub's clock, for deadlines
+	refusals ratelog.Limiter // bounds the log lines of refused requests
+	idPrefix string          // random per hub, so ids from before a restart never match
+	seq      atomic.Uint64   // request ids
+	held     atomic.Int64    // request.size of every pending request
+	epoch    time.Time       // zero of the hub's clock, for deadlines
 	parsed   parseCache
 
 	mu       sync.RWMutex

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"strings"
 	"time"
@@ -170,6 +171,7 @@ func (h *Hub) submit(ctx context.Context, channel string, requester *wire.Implem
 		if errors.Is(err, ErrClosed) {
 			return nil, &wire.ElicitResult{Action: wire.ActionCancel}, nil
 		}
+		h.noteRefusal(channel, err)
 		return nil, nil, err
 	}
 	return c, nil, nil
@@ -335,6 +337,25 @@ func (c *channel) add(r *request, now time.Time) error {
 		c.offer(r)
 	}
 	return nil
+}
+
+// noteRefusal logs a request turned away by a limit, so the operator
+// learns that callers are refused (and which limit to raise) from the
+// bridge's log, not from the callers; at most ratelog.PerWindow lines a
+// minute for each limit, since a refused caller may retry in a loop.
+//
+//go:noinline
+func (h *Hub) noteRefusal(channel string, err error) {
+	var werr *wire.Error
+	if !errors.As(err, &werr) {
+		return
+	}
+	switch werr.Code {
+	case wire.CodeRateLimited:
+		h.refusals.Log(h.log, slog.LevelWarn, "request refused: its channel's rate limit is reached", "channel", channel, "per_minute", h.opts.RatePerMinute)
+	case wire.CodeTooManyPending:
+		h.refusals.Log(h.log, slog.LevelWarn, "request refused: too many pending", "channel", channel, "err", werr.Message)
+	}
 }
 
 // admit says whether c takes one more request now, under its limits.

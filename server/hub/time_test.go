@@ -240,3 +240,47 @@ func TestExpiryLogged(t *testing.T) {
 		}
 	})
 }
+
+// A request refused by a limit is logged, so the operator hears of it,
+// but a caller retrying in a loop writes at most ratelog.PerWindow lines
+// a minute; the next line says how many were left out.
+func TestRefusalsLogged(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var logs logbuf.Buffer
+		h := hub.New(&hub.Options{MaxPending: 1, RatePerMinute: 1, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+		defer h.Close()
+		elicitAsync(t.Context(), h, "default", nameForm, nil)
+		synctest.Wait()
+		for range 30 {
+			if _, err := h.Elicit(t.Context(), "default", requester, json.RawMessage(nameForm), nil); err == nil {
+				t.Fatal("a request past MaxPending was taken")
+			}
+		}
+		full := "msg=\"request refused: too many pending\" channel=default"
+		if n := strings.Count(logs.String(), full); n != 20 {
+			t.Errorf("%d lines for 30 refusals in a minute; want 20:\n%s", n, logs.String())
+		}
+		time.Sleep(time.Minute)
+		before := len(logs.String())
+		h.Elicit(t.Context(), "default", requester, json.RawMessage(nameForm), nil)
+		if got := logs.String()[before:]; !strings.Contains(got, full) || !strings.Contains(got, "refusals_not_logged_before=10") {
+			t.Errorf("the next minute's first refusal logged\n%s\nwant it to say 10 were left out", got)
+		}
+
+		// The rate limit has a line of its own, naming the limit.
+		// (The first request, withdrawn, spends the minute's only one.)
+		other, _ := h.CreateChannel("other")
+		ctx, withdraw := context.WithCancel(t.Context())
+		elicitAsync(ctx, h, other.Name, nameForm, nil)
+		synctest.Wait()
+		withdraw()
+		synctest.Wait()
+		before = len(logs.String())
+		if _, err := h.Elicit(t.Context(), other.Name, requester, json.RawMessage(nameForm), nil); err == nil {
+			t.Fatal("a request past the rate limit was taken")
+		}
+		if got := logs.String()[before:]; !strings.Contains(got, "level=WARN") || !strings.Contains(got, "rate limit") || !strings.Contains(got, "channel=other per_minute=1") {
+			t.Errorf("rate-limited request logged\n%s\nwant a warning naming the channel and the limit", got)
+		}
+	})
+}

@@ -1,6 +1,7 @@
-// Package ratelog bounds the log lines that clients who have not
-// authenticated can cause: anyone who reaches the bridge can make one
-// per HTTP request, and must not fill the operator's disk with them.
+// Package ratelog bounds the log lines that clients can cause by being
+// refused: anyone who reaches the bridge can make one per HTTP request,
+// and a caller a limit turns away may retry in a loop; neither must fill
+// the operator's disk.
 package ratelog
 
 import (
