@@ -375,8 +375,9 @@ func TestRefusalFloodHidesNoOtherReason(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
+	// It comes through a reverse proxy, which names it: the line does too.
 	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(r.baseURL, "http")+wire.Path,
-		&websocket.DialOptions{Subprotocols: []string{wire.Subprotocol}})
+		&websocket.DialOptions{Subprotocols: []string{wire.Subprotocol}, HTTPHeader: http.Header{"X-Forwarded-For": {"203.0.113.7"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -385,7 +386,15 @@ func TestRefusalFloodHidesNoOtherReason(t *testing.T) {
 	wsjson.Write(ctx, c, hello)
 	var m wire.Message
 	wsjson.Read(ctx, c, &m) // the refusal, sent after its line is written
-	if !strings.Contains(logs.String(), "widget refused: unknown token") {
+	line := ""
+	for l := range strings.Lines(logs.String()) {
+		if strings.Contains(l, "widget refused: unknown token") {
+			line = l
+		}
+	}
+	if line == "" {
 		t.Errorf("a widget refused for its token left no line: a flood of another kind of refusal spent the minute's budget")
+	} else if !strings.Contains(line, " for 203.0.113.7") {
+		t.Errorf("refusal line %q does not name the client the proxy forwarded for", line)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/formbridge/formbridge/server/hub"
+	"github.com/formbridge/formbridge/server/internal/forwarding"
 	"github.com/formbridge/formbridge/server/internal/ratelog"
 )
 
@@ -117,7 +118,7 @@ func (a *api) authenticated(next http.Handler) http.Handler {
 			}
 			// Never the key sent: it may be the right one mistyped.
 			a.refusals.Log(a.log, slog.LevelWarn, "API call refused: "+why, "status", http.StatusUnauthorized,
-				"remote", r.RemoteAddr, "method", r.Method, "path", ratelog.Clip(r.URL.Path, 128))
+				"remote", forwarding.Remote(r), "method", r.Method, "path", ratelog.Clip(r.URL.Path, 128))
 			w.Header().Set("WWW-Authenticate", `Bearer realm="formbridge"`)
 			writeError(w, http.StatusUnauthorized, codeUnauthorized, "a valid API key is needed: Authorization: Bearer <key>", nil)
 			return

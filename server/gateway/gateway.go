@@ -20,6 +20,7 @@ import (
 
 	"github.com/formbridge/formbridge/app/wire"
 	"github.com/formbridge/formbridge/server/hub"
+	"github.com/formbridge/formbridge/server/internal/forwarding"
 	"github.com/formbridge/formbridge/server/internal/ratelog"
 )
 
@@ -118,13 +119,13 @@ func (g *gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if strings.Contains(err.Error(), "not authorized") {
 			msg = "WebSocket refused: a page of an origin this bridge does not allow (formbridge --allowed-origins, gateway.Options.AllowedOrigins)"
 		}
-		g.refusals.Log(g.log, slog.LevelInfo, msg, "remote", r.RemoteAddr, "origin", short(r.Header.Get("Origin")), "err", ratelog.Clip(err.Error(), 256))
+		g.refusals.Log(g.log, slog.LevelInfo, msg, "remote", forwarding.Remote(r), "origin", short(r.Header.Get("Origin")), "err", ratelog.Clip(err.Error(), 256))
 		return
 	}
 	// The connection gets its own goroutine and the handler returns, so
 	// net/http lets go of the request and its buffers. The request's
 	// context ends with the handler: the connection does not use it.
-	c := &conn{g: g, ws: ws, cork: lw.cork, remote: r.RemoteAddr}
+	c := &conn{g: g, ws: ws, cork: lw.cork, remote: forwarding.Remote(r)}
 	if old := g.lobby.enter(c); old != nil {
 		g.refusals.Log(g.log, slog.LevelInfo, "widget dropped: too many connections waiting for hello", "remote", old.remote)
 		// Its hello's read fails and ends it. Not here: CloseNow waits

@@ -19,6 +19,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/formbridge/formbridge/server/internal/forwarding"
 )
 
 // HTTPHost serves the host side of a proxy over Streamable HTTP (mount it
@@ -134,7 +136,7 @@ func (h *HTTPHost) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	local, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
 	// A request a reverse proxy passed on comes from loopback too, but
 	// from whoever reached the proxy: it is not this machine's.
-	onLoopback := local != nil && isLoopback(local.String()) && !forwarded(r)
+	onLoopback := local != nil && isLoopback(local.String()) && !forwarding.Present(r)
 	// With an API key a rebinding page cannot get in (it does not know
 	// the key), and a reverse proxy on this machine passes the public Host.
 	if onLoopback && h.APIKey == "" && !isLoopback(r.Host) {
@@ -302,19 +304,6 @@ func isLoopback(addr string) bool {
 	}
 	ip, err := netip.ParseAddr(host)
 	return err == nil && ip.IsLoopback()
-}
-
-// forwarded reports whether a proxy passed r on for another client. Any
-// line of those headers counts, even an empty one: a proxy that appends
-// its own line (HAProxy's option forwardfor) passes on the client's
-// before it, and Header.Get reads only the first.
-func forwarded(r *http.Request) bool {
-	for _, h := range []string{"Forwarded", "X-Forwarded-For", "X-Real-Ip", "X-Forwarded-Host", "X-Forwarded-Proto", "Via"} {
-		if len(r.Header.Values(h)) > 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // Wait blocks until every session's relay has ended (after ctx ended).
