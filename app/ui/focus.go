@@ -59,17 +59,53 @@ func focusWithin(sel string) bool {
 // element that held it left the page (an answered request, a notice
 // closed): the newest notice, else the empty page's heading, else the
 // open request's title. Left on <body>, the next Tab would start over at
-// the top and a screen reader would lose its place. Deferred on the
-// widget, not on ctx: a notice's OK has left the page by then, and
-// go-app drops what is deferred on an element no longer mounted.
+// the top and a screen reader would lose its place.
 func (w *widget) refocus(ctx app.Context) {
-	ctx.Dispatcher().Dispatch(app.Dispatch{Mode: app.Defer, Source: w, Function: func(app.Context) {
-		doc := app.Window().Get("document")
-		if el := doc.Call("querySelector", ".fb-notice, .fb-empty > h2, .fb-title"); el.Truthy() && mayTakeFocus() && doc.Get("activeElement").Equal(doc.Get("body")) {
-			el.Call("setAttribute", "tabindex", "-1")
+	w.afterUpdate(ctx, func(app.Context) { refocusNow() })
+}
+
+// refocusNow is refocus's work, for a page already updated.
+func refocusNow() {
+	doc := app.Window().Get("document")
+	if el := doc.Call("querySelector", ".fb-notice, .fb-empty > h2, .fb-title"); el.Truthy() && mayTakeFocus() && doc.Get("activeElement").Equal(doc.Get("body")) {
+		el.Call("setAttribute", "tabindex", "-1")
+		el.Call("focus")
+	}
+}
+
+// keepRowFocus, once the page has updated, puts focus back on the list
+// entry with element id row, or where refocus would when the list has
+// gone. go-app reuses the list's rows by position, so when an entry
+// above the focused one leaves, focus would otherwise stay on a row that
+// now shows another request, and a screen reader would not say so.
+func (w *widget) keepRowFocus(ctx app.Context, row string) {
+	w.afterUpdate(ctx, func(app.Context) {
+		if el := app.Window().GetElementByID(row); el.Truthy() {
 			el.Call("focus")
+		} else {
+			refocusNow()
 		}
-	}})
+	})
+}
+
+// focusedRow is the element id of the list entry holding keyboard
+// focus, or "".
+func focusedRow() string {
+	if !app.IsClient {
+		return ""
+	}
+	a := app.Window().Get("document").Get("activeElement")
+	if !a.Truthy() || !a.Get("classList").Call("contains", "fb-queue-item").Bool() {
+		return ""
+	}
+	return a.Get("id").String()
+}
+
+// afterUpdate runs f once the page has updated. Deferred on the widget,
+// not on ctx: the element whose handler asked may have left the page by
+// then, and go-app drops what is deferred on an element no longer mounted.
+func (w *widget) afterUpdate(ctx app.Context, f func(app.Context)) {
+	ctx.Dispatcher().Dispatch(app.Dispatch{Mode: app.Defer, Source: w, Function: f})
 }
 
 // dismissKey reports whether e is an Escape that dismisses a request:

@@ -24,6 +24,7 @@ func (w *widget) renderQueue(open *item) app.UI {
 			serverText("span", "fb-queue-what", it.Summary()),
 			el("span", "fb-queue-when", words(ago(w.now, it.Created())), left),
 		).
+			ID(it.elemID("row")).
 			Attr("type", "button").
 			DataSet("request-id", it.ID).
 			OnClick(w.onPick(it.ID), it.ID)

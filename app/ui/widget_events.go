@@ -117,8 +117,11 @@ func (w *widget) settle(ctx app.Context, it *item, outcome string) {
 	// The last request leaving takes focus with it: the person's own
 	// answer (Send and the rest are disabled meanwhile, which blurs
 	// them), or one called off while they were in it. So may the list of
-	// requests, or the row of it that had focus.
-	if w.queue.len() == 1 && (it.Draft.Sent != "" || focusInForm()) || focusInList() {
+	// requests, or the row of it that had focus; focus on another row
+	// stays with its request.
+	if row := focusedRow(); row != "" && row != it.elemID("row") {
+		w.keepRowFocus(ctx, row)
+	} else if w.queue.len() == 1 && (it.Draft.Sent != "" || focusInForm()) || focusInList() {
 		w.refocus(ctx)
 	}
 	if w.selected == it.ID {

@@ -118,3 +118,30 @@ func TestFocusAfterQueueListLeaves(t *testing.T) {
 	do(t, ctx, "dismiss", chromedp.Click(action("cancel")))
 	wantResult(t, await(t, ctx, out), `{"action":"cancel"}`)
 }
+
+// TestFocusStaysWithItsRow: three requests wait and the person has Tabbed
+// to the third one's entry in the list. The second is called off. The
+// list's rows are reused by position, so the third entry now fills the
+// second row: focus must go with it, not fall back to the page.
+func TestFocusStaysWithItsRow(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	openWidget(t, ctx, b)
+	b.Elicit(t, noteQuestion, nil)
+	waitForm(t, ctx)
+	callerCtx, giveUp := context.WithCancel(context.Background())
+	defer giveUp()
+	go b.Hub.Elicit(callerCtx, hub.DefaultChannel, Requester, json.RawMessage(noteQuestion), nil)
+	waitJS(t, ctx, "the list of two", `document.querySelectorAll(".fb-queue-item").length === 2`)
+	second := eval[string](t, ctx, `document.querySelectorAll(".fb-queue-item")[1].dataset.requestId`)
+	b.Elicit(t, noteQuestion, nil)
+	waitJS(t, ctx, "the list of three", `document.querySelectorAll(".fb-queue-item").length === 3`)
+	third := eval[string](t, ctx, `document.querySelectorAll(".fb-queue-item")[2].dataset.requestId`)
+	do(t, ctx, "Tab to the third entry", chromedp.Focus(chromedp.CSS(`.fb-queue-item[data-request-id=`+css(third)+`]`)))
+	giveUp()
+	do(t, ctx, "the second is called off", chromedp.WaitNotPresent(chromedp.CSS(`.fb-queue-item[data-request-id=`+css(second)+`]`)))
+	waitJS(t, ctx, "the list of two", `document.querySelectorAll(".fb-queue-item").length === 2`)
+	if got := eval[string](t, ctx, `document.activeElement?.dataset.requestId ?? ""`); got != third {
+		t.Errorf("after the entry above left, focus is on %q; want the entry of %q, where it was", eval[string](t, ctx, activeElement), third)
+	}
+}
