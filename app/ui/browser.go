@@ -192,6 +192,10 @@ func askNotificationPermission(ctx app.Context, done func(ctx app.Context, permi
 	n.Call("requestPermission").Call("then", then)
 }
 
+// notified is the system notification on screen, if any: one at a
+// time, since each replaces the last (one tag).
+var notified app.Value
+
 // notify shows a system notification. Its text is passed as text (the
 // Notification API renders no markup) and names only the server.
 func notify(title, body string) {
@@ -200,6 +204,7 @@ func notify(title, body string) {
 	}
 	opts := map[string]any{"body": body, "tag": "formbridge"}
 	n := app.Window().Get("Notification").New(title, opts)
+	notified = n
 	// A click brings the widget's tab forward.
 	var onClick, onClose app.Func
 	onClick = app.FuncOf(func(this app.Value, args []app.Value) any {
@@ -208,12 +213,26 @@ func notify(title, body string) {
 		return nil
 	})
 	onClose = app.FuncOf(func(this app.Value, args []app.Value) any {
+		if notified != nil && notified.Equal(n) {
+			notified = nil
+		}
 		onClick.Release()
 		onClose.Release()
 		return nil
 	})
 	n.Set("onclick", onClick)
 	n.Set("onclose", onClose)
+}
+
+// unnotify closes the system notification, once no request waits (the
+// last answered in another window, withdrawn or expired): it would
+// otherwise call the person back to nothing.
+func unnotify() {
+	if notified != nil {
+		n := notified
+		notified = nil
+		n.Call("close")
+	}
 }
 
 // localInputValue turns an RFC 3339 date-time (a schema's default) into

@@ -9,6 +9,26 @@ import (
 // countdown. Earlier than that a clock would only add pressure.
 const countdownWindow = 5 * time.Minute
 
+// minSkew is the smallest difference between the bridge's clock and the
+// device's that the widget corrects for. Below it, the difference read
+// at hello is as likely the time hello's answer waited for the page (the
+// early socket holds it while the widget loads) as a wrong clock, and a
+// few seconds do not change what a countdown means.
+const minSkew = 5 * time.Second
+
+// clockSkew is how far the bridge's clock (bridge, read at hello; zero
+// from a bridge that does not say) is ahead of the device's (local):
+// countdowns and "how long ago" count on the bridge's clock, which set
+// expiresAt and createdAt, so a device whose clock was set by hand does
+// not show minutes left on a request about to expire.
+func clockSkew(bridge, local time.Time) time.Duration {
+	d := bridge.Sub(local)
+	if bridge.IsZero() || d > -minSkew && d < minSkew {
+		return 0
+	}
+	return d
+}
+
 // ago says how long ago t was, the way a person says it.
 func ago(now, t time.Time) string {
 	if t.IsZero() {

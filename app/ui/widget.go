@@ -39,9 +39,10 @@ type widget struct {
 	queue      queue
 	selected   string // id of the open request
 	notices    []notice
-	arrival    string    // a new request, in words, for screen readers (see onRequest)
-	seq        int       // numbers items for element ids
-	now        time.Time // the clock the countdowns read, ticked each second
+	arrival    string        // a new request, in words, for screen readers (see onRequest)
+	seq        int           // numbers items for element ids
+	now        time.Time     // the clock the countdowns read, ticked each second
+	skew       time.Duration // the bridge's clock less the device's (clockSkew)
 	baseTitle  string
 	permission string // browser notification permission
 	refusedNow bool   // the browser refused notifications when the person asked
@@ -57,11 +58,14 @@ type widget struct {
 	warm warmup // the hidden rounds that get the form code compiled (warmup.go)
 }
 
+// clock is the time on the bridge's clock.
+func (w *widget) clock() time.Time { return time.Now().Add(w.skew) }
+
 // tickEvery is how often countdowns and "how long ago" are refreshed.
 const tickEvery = time.Second
 
 func (w *widget) OnMount(ctx app.Context) {
-	w.now = time.Now()
+	w.now = w.clock()
 	w.state = connConnecting
 	w.permission = notificationPermission()
 	if !app.IsClient {
@@ -82,7 +86,7 @@ func (w *widget) OnMount(ctx app.Context) {
 			case <-ctx.Done():
 				return
 			case now := <-t.C:
-				ctx.Defer(func(ctx app.Context) { w.tick(ctx, now) })
+				ctx.Defer(func(ctx app.Context) { w.tick(ctx, now.Add(w.skew)) })
 			}
 		}
 	}()

@@ -32,6 +32,8 @@ func (w *widget) onConnectionChange(state string) {
 func (w *widget) onHello(ctx app.Context, h *wire.HelloResult) {
 	w.server = h.ServerInfo
 	draftChannel = h.Channel
+	w.skew = clockSkew(h.Time, time.Now())
+	w.now = w.clock()
 }
 
 // onRequest adds a pending request, or refreshes one already held.
@@ -51,7 +53,7 @@ func (w *widget) onRequest(ctx app.Context, id string, params wire.ElicitParams,
 	}
 	w.requestsMoved()
 	w.seq++
-	it := newItem(id, w.seq, params, meta, time.Now())
+	it := newItem(id, w.seq, params, meta, w.clock())
 	restoreDraft(it)
 	w.queue.add(it)
 	if w.selected == "" || w.queue.find(w.selected) == nil {
@@ -109,11 +111,11 @@ func (w *widget) onSettled(ctx app.Context, p *wire.SettledParams) {
 		it.rev++
 		return
 	}
-	w.settle(ctx, it, p.Outcome)
+	w.settle(ctx, it, p.Outcome, p.Action)
 }
 
-// settle removes it with a notice saying why.
-func (w *widget) settle(ctx app.Context, it *item, outcome string) {
+// settle removes it with a notice saying why (action: see settledNotice).
+func (w *widget) settle(ctx app.Context, it *item, outcome, action string) {
 	// The last request leaving takes focus with it: the person's own
 	// answer (Send and the rest are disabled meanwhile, which blurs
 	// them), or one called off while they were in it. So may the list of
@@ -131,12 +133,15 @@ func (w *widget) settle(ctx app.Context, it *item, outcome string) {
 		}
 	}
 	w.queue.remove(it.ID)
+	if w.queue.len() == 0 {
+		unnotify()
+	}
 	w.arrival = ""
 	w.requestsMoved()
 	// Also for a request missing from a resync: Synced lists exactly
 	// what the bridge holds, so it will not come back.
 	tabStorage.removeItem(draftKey(it.ID))
-	w.addNotice(settledNotice(it, outcome, time.Now()))
+	w.addNotice(settledNotice(it, outcome, action, time.Now()))
 	w.updateTitle()
 	// The embedding page hears of every request that leaves, also one
 	// found gone after a reconnect: "unknown" to it, as EMBED.md says.
@@ -147,7 +152,7 @@ func (w *widget) settle(ctx app.Context, it *item, outcome string) {
 }
 
 // settledNotice words the notice for a request that left.
-func settledNotice(it *item, outcome string, now time.Time) notice {
+func settledNotice(it *item, outcome, action string, now time.Time) notice {
 	n := notice{RequestID: it.ID, Outcome: outcome, Name: it.Requester(), Summary: it.Summary(), At: now}
 	switch outcome {
 	case wire.OutcomeAnswered:
@@ -168,7 +173,22 @@ func settledNotice(it *item, outcome string, now time.Time) notice {
 			n.Before, n.After = "Your answer was delivered to ", "."
 		}
 	case wire.OutcomeAnsweredElsewhere:
-		n.Before, n.Name, n.After = "Answered in another window, so it was closed here.", "", ""
+		// action is how the winning answer ended it ("" from a bridge
+		// that does not say).
+		n.Name, n.After = "", ""
+		switch action {
+		case wire.ActionDecline:
+			n.Before = "Declined in another window, so it was closed here."
+		case wire.ActionCancel:
+			n.Before = "Dismissed in another window without an answer, so it was closed here."
+		default:
+			n.Before = "Answered in another window, so it was closed here."
+		}
+		if it.Draft.Sent != "" {
+			// This widget's answer went, and lost: had it arrived first,
+			// the bridge would have said "answered" (also to a resend).
+			n.Before = "Someone answered in another window first, so your answer was not delivered."
+		}
 	case wire.OutcomeCancelled:
 		// Not "withdrew": the service stopping cancels requests too.
 		n.Before, n.After = "This request from ", " was called off before you answered."
@@ -226,7 +246,7 @@ func (w *widget) onSynced(ctx app.Context, ids []string) {
 		if w.resend(it) {
 			continue
 		}
-		w.settle(ctx, it, outcomeGone)
+		w.settle(ctx, it, outcomeGone, "")
 	}
 }
 
@@ -235,7 +255,7 @@ func (w *widget) onSynced(ctx app.Context, ids []string) {
 // The answer went nowhere; the form is withdrawn saying so.
 func (w *widget) onGone(ctx app.Context, id string) {
 	if it := w.queue.find(id); it != nil {
-		w.settle(ctx, it, wire.OutcomeUnknown)
+		w.settle(ctx, it, wire.OutcomeUnknown, "")
 	}
 }
 

@@ -177,6 +177,9 @@ type HelloResult struct {
 	Channel    string         `json:"channel"`
 	ServerInfo Implementation `json:"serverInfo"`
 	Pending    int            `json:"pending"`
+	// Time is the bridge's clock as it answered: createdAt and expiresAt
+	// are read on it, and a device's clock may be minutes off.
+	Time time.Time `json:"time,omitzero"`
 }
 
 // RequestMeta is what the bridge adds under _meta[MetaKey]: who asks,
@@ -250,6 +253,10 @@ type SettledParams struct {
 	RequestID string              `json:"requestId"`
 	Outcome   string              `json:"outcome"`
 	Errors    []elicit.FieldError `json:"errors,omitempty"`
+	// Action, with OutcomeAnsweredElsewhere, is the action of the answer
+	// that won (ActionAccept, ActionDecline or ActionCancel): a person
+	// should learn that a colleague declined, not that it was "answered".
+	Action string `json:"action,omitempty"`
 }
 
 // CompleteParams are the params of MethodComplete.

@@ -10,10 +10,7 @@ import (
 // delivered, and the other tab says it was answered elsewhere.
 func TestTwoTabsOneWins(t *testing.T) {
 	b := StartBridge(t, nil)
-	first := NewBrowser(t)
-	second := NewTab(t, first, "tab 2")
-	openWidget(t, first, b)
-	openWidget(t, second, b)
+	first, second := twoWidgets(t, b, "tab 2")
 	out := b.Elicit(t, `{"message":"Who approves?","requestedSchema":{"type":"object","properties":{"who":{"type":"string"}},"required":["who"]}}`, nil)
 	id1, id2 := waitForm(t, first), waitForm(t, second)
 	if id1 != id2 {

@@ -120,7 +120,7 @@ func (c *conn) hello(ctx context.Context) bool {
 		return false
 	}
 	c.sess = sess
-	res, err := wire.NewResult(m.ID, wire.HelloResult{Channel: channel, ServerInfo: c.g.h.ServerInfo(), Pending: sess.Backlog()})
+	res, err := wire.NewResult(m.ID, wire.HelloResult{Channel: channel, ServerInfo: c.g.h.ServerInfo(), Pending: sess.Backlog(), Time: time.Now().UTC()})
 	if err != nil || c.send(res) != nil {
 		sess.Close()
 		return false

@@ -23,7 +23,13 @@ import (
 func TestHello(t *testing.T) {
 	b := start(t, nil)
 	c := dial(t, b)
+	before := time.Now()
 	got := c.hello(token, true)
+	// The bridge's clock, for widgets on devices whose clock is off.
+	if got.Time.Before(before.Add(-time.Second)) || got.Time.After(time.Now().Add(time.Second)) {
+		t.Errorf("hello's time %v; want the bridge's clock, %v", got.Time, before)
+	}
+	got.Time = time.Time{}
 	want := wire.HelloResult{Channel: "default", ServerInfo: wire.Implementation{Name: "formbridge", Version: "test"}, Pending: 0}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("hello result (-want +got):\n%s", diff)

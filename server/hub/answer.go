@@ -39,8 +39,8 @@ func (c *channel) answer(s *Session, id string, res wire.ElicitResult) error {
 	if r == nil || !s.canShow(r) {
 		defer c.mu.Unlock()
 		if r == nil {
-			if outcome, ok := c.recent.lookup(id, res); ok {
-				s.push(settledFrame(id, outcome, nil))
+			if outcome, action, ok := c.recent.lookup(id, res); ok {
+				s.push(settledFrame(id, outcome, nil, action))
 				return nil
 			}
 		}
@@ -70,7 +70,7 @@ func (c *channel) answer(s *Session, id string, res wire.ElicitResult) error {
 		return nil // the widget heard the outcome when it settled
 	}
 	if len(errs) > 0 {
-		s.push(settledFrame(id, wire.OutcomeRejected, errs))
+		s.push(settledFrame(id, wire.OutcomeRejected, errs, ""))
 		c.mu.Unlock()
 		return nil
 	}

@@ -187,15 +187,19 @@ func canSplice(params json.RawMessage) bool {
 // and with an id the hub made (letters, digits and '-', nothing to
 // escape), it is written directly: two of these go out for every settled
 // request.
-func settledFrame(id, outcome string, errs []elicit.FieldError) []byte {
+func settledFrame(id, outcome string, errs []elicit.FieldError, action string) []byte {
 	if len(errs) > 0 || !plainID(id) {
-		return notificationFrame(wire.MethodSettled, wire.SettledParams{RequestID: id, Outcome: outcome, Errors: errs})
+		return notificationFrame(wire.MethodSettled, wire.SettledParams{RequestID: id, Outcome: outcome, Errors: errs, Action: action})
 	}
-	b := make([]byte, 0, 96+len(id)+len(outcome))
+	b := make([]byte, 0, 112+len(id)+len(outcome))
 	b = append(b, `{"jsonrpc":"2.0","method":"`+wire.MethodSettled+`","params":{"requestId":"`...)
 	b = append(b, id...)
 	b = append(b, `","outcome":"`...)
 	b = append(b, outcome...)
+	if action != "" { // one of wire's action constants: nothing to escape
+		b = append(b, `","action":"`...)
+		b = append(b, action...)
+	}
 	return append(b, `"}}`...)
 }
 

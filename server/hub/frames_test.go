@@ -82,13 +82,14 @@ func jsonEqual(a, b json.RawMessage) bool {
 
 // The hand-written settled frame is the one encoding/json would write.
 func TestSettledFrame(t *testing.T) {
-	for _, tc := range []struct{ id, outcome string }{
-		{"k3jd7a-1z", wire.OutcomeAnswered},
-		{"k3jd7a-2", wire.OutcomeAnsweredElsewhere},
-		{`odd"id</script>`, wire.OutcomeExpired},
+	for _, tc := range []struct{ id, outcome, action string }{
+		{"k3jd7a-1z", wire.OutcomeAnswered, ""},
+		{"k3jd7a-2", wire.OutcomeAnsweredElsewhere, wire.ActionDecline},
+		{`odd"id</script>`, wire.OutcomeAnsweredElsewhere, wire.ActionCancel},
+		{`odd"id</script>`, wire.OutcomeExpired, ""},
 	} {
-		got := settledFrame(tc.id, tc.outcome, nil)
-		want := notificationFrame(wire.MethodSettled, wire.SettledParams{RequestID: tc.id, Outcome: tc.outcome})
+		got := settledFrame(tc.id, tc.outcome, nil, tc.action)
+		want := notificationFrame(wire.MethodSettled, wire.SettledParams{RequestID: tc.id, Outcome: tc.outcome, Action: tc.action})
 		if string(got) != string(want) {
 			t.Errorf("settledFrame(%q):\n got %s\nwant %s", tc.id, got, want)
 		}

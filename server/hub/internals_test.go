@@ -19,35 +19,35 @@ import (
 func TestRecentRing(t *testing.T) {
 	var r recentRing
 	won := wire.ElicitResult{Action: wire.ActionAccept, Content: map[string]any{"name": "Ada", "n": 1.0}}
-	r.add("a", wire.OutcomeAnsweredElsewhere, won, true)
-	r.add("b", wire.OutcomeExpired, cancelResult, false)
+	r.add("a", wire.OutcomeAnsweredElsewhere, wire.ActionAccept, won, true)
+	r.add("b", wire.OutcomeExpired, "", cancelResult, false)
 	tests := []struct {
-		name, id string
-		res      wire.ElicitResult
-		want     string
-		ok       bool
+		name, id                string
+		res                     wire.ElicitResult
+		wantOutcome, wantAction string
+		ok                      bool
 	}{
-		{"same answer again", "a", wire.ElicitResult{Action: wire.ActionAccept, Content: map[string]any{"n": 1.0, "name": "Ada"}}, wire.OutcomeAnswered, true},
-		{"another answer", "a", wire.ElicitResult{Action: wire.ActionDecline}, wire.OutcomeAnsweredElsewhere, true},
-		{"expired", "b", won, wire.OutcomeExpired, true},
-		{"unknown", "c", won, "", false},
+		{"same answer again", "a", wire.ElicitResult{Action: wire.ActionAccept, Content: map[string]any{"n": 1.0, "name": "Ada"}}, wire.OutcomeAnswered, "", true},
+		{"another answer", "a", wire.ElicitResult{Action: wire.ActionDecline}, wire.OutcomeAnsweredElsewhere, wire.ActionAccept, true},
+		{"expired", "b", won, wire.OutcomeExpired, "", true},
+		{"unknown", "c", won, "", "", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, ok := r.lookup(tt.id, tt.res)
-			if got != tt.want || ok != tt.ok {
-				t.Errorf("lookup = %q, %v; want %q, %v", got, ok, tt.want, tt.ok)
+			outcome, action, ok := r.lookup(tt.id, tt.res)
+			if outcome != tt.wantOutcome || action != tt.wantAction || ok != tt.ok {
+				t.Errorf("lookup = %q, %q, %v; want %q, %q, %v", outcome, action, ok, tt.wantOutcome, tt.wantAction, tt.ok)
 			}
 		})
 	}
 	// It keeps the last maxRecent and forgets the oldest.
 	for i := range maxRecent {
-		r.add(fmt.Sprint("x", i), wire.OutcomeCancelled, cancelResult, false)
+		r.add(fmt.Sprint("x", i), wire.OutcomeCancelled, "", cancelResult, false)
 	}
-	if _, ok := r.lookup("a", won); ok {
+	if _, _, ok := r.lookup("a", won); ok {
 		t.Error("the oldest entry survived a full turn of the ring")
 	}
-	if got, ok := r.lookup(fmt.Sprint("x", maxRecent-1), won); !ok || got != wire.OutcomeCancelled {
+	if got, _, ok := r.lookup(fmt.Sprint("x", maxRecent-1), won); !ok || got != wire.OutcomeCancelled {
 		t.Errorf("the newest entry: %q, %v", got, ok)
 	}
 	if len(r.entries) != maxRecent {

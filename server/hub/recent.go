@@ -22,12 +22,13 @@ type recentRing struct {
 type recentEntry struct {
 	id       string
 	outcome  string   // what widgets that did not answer heard
+	action   string   // and the action it named, if any
 	answer   [32]byte // digest of the winning answer; zero unless answered
 	answered bool
 }
 
-func (r *recentRing) add(id, outcome string, res wire.ElicitResult, answered bool) {
-	e := recentEntry{id: id, outcome: outcome, answered: answered}
+func (r *recentRing) add(id, outcome, action string, res wire.ElicitResult, answered bool) {
+	e := recentEntry{id: id, outcome: outcome, action: action, answered: answered}
 	if answered {
 		e.answer = digest(res)
 	}
@@ -39,21 +40,22 @@ func (r *recentRing) add(id, outcome string, res wire.ElicitResult, answered boo
 	r.next = (r.next + 1) % maxRecent
 }
 
-// lookup returns the outcome to tell a widget whose answer res arrives
-// after request id settled: "answered" when it is the answer that won
-// (the same answer sent twice), else what the other widgets heard.
-func (r *recentRing) lookup(id string, res wire.ElicitResult) (string, bool) {
+// lookup returns the outcome (and its action) to tell a widget whose
+// answer res arrives after request id settled: "answered" when it is the
+// answer that won (the same answer sent twice), else what the other
+// widgets heard.
+func (r *recentRing) lookup(id string, res wire.ElicitResult) (outcome, action string, ok bool) {
 	for i := range r.entries {
 		e := &r.entries[i]
 		if e.id != id {
 			continue
 		}
 		if e.answered && e.answer == digest(res) {
-			return wire.OutcomeAnswered, true
+			return wire.OutcomeAnswered, "", true
 		}
-		return e.outcome, true
+		return e.outcome, e.action, true
 	}
-	return "", false
+	return "", "", false
 }
 
 // digest identifies an answer: encoding/json sorts map keys, so equal

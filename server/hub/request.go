@@ -358,6 +358,15 @@ func (h *Hub) noteRefusal(channel string, err error) {
 	}
 }
 
+// elsewhereAction is what settled frames with outcome say of the
+// answer res: its action, for widgets another widget's answer beat.
+func elsewhereAction(outcome string, res wire.ElicitResult) string {
+	if outcome == wire.OutcomeAnsweredElsewhere {
+		return res.Action
+	}
+	return ""
+}
+
 // admit says whether c takes one more request now, under its limits.
 // The caller holds c.mu. Like offer, it is out of line to keep add's
 // frame small (see submit).
@@ -463,7 +472,7 @@ func (c *channel) settleLocked(r *request, res wire.ElicitResult, winner *Sessio
 	if r.url && res.Action != wire.ActionAccept {
 		delete(c.urls, r.parsed.elicitationID()) // nothing will complete it
 	}
-	c.recent.add(r.id, others, res, winner != nil)
+	c.recent.add(r.id, others, elsewhereAction(others, res), res, winner != nil)
 
 	var othersFrame []byte
 	for s := range c.sessions {
@@ -471,11 +480,11 @@ func (c *channel) settleLocked(r *request, res wire.ElicitResult, winner *Sessio
 			continue
 		}
 		if s == winner {
-			s.push(settledFrame(r.id, winnerOutcome, nil))
+			s.push(settledFrame(r.id, winnerOutcome, nil, ""))
 			continue
 		}
 		if othersFrame == nil {
-			othersFrame = settledFrame(r.id, others, nil)
+			othersFrame = settledFrame(r.id, others, nil, elsewhereAction(others, res))
 		}
 		s.push(othersFrame)
 	}
