@@ -3,6 +3,7 @@ package hub
 import (
 	"slices"
 	"time"
+	"weak"
 
 	"github.com/formbridge/formbridge/app/wire"
 )
@@ -53,7 +54,16 @@ func (c *channel) ensureTimer(now int64) {
 		}
 	}
 	c.timers = append(c.timers, first)
-	time.AfterFunc(time.Duration(max(first-now, 0)), func() { c.expire(first) })
+	// The timer holds the channel weakly: a deleted channel's timers
+	// (a question may wait a day) must not keep it, its maps and its
+	// recent answers in memory until they fire (TestLeakDeletedChannel).
+	// A channel still in use is held by the hub.
+	wc := weak.Make(c)
+	time.AfterFunc(time.Duration(max(first-now, 0)), func() {
+		if c := wc.Value(); c != nil {
+			c.expire(first)
+		}
+	})
 }
 
 // removeExpiry takes r out of the heap. The caller holds c.mu.

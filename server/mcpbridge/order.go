@@ -3,6 +3,7 @@ package mcpbridge
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/formbridge/formbridge/app/elicit"
 )
 
 // The go-sdk decodes a requestedSchema into a map, which loses the order
@@ -186,16 +189,25 @@ func (w *lineWatcher) flush() {
 	w.buf, w.overflow = w.buf[:0], false
 }
 
-// schemaMemorySize bounds the memory; a schema is looked up moments after
-// it arrives, so a small window is plenty.
-const schemaMemorySize = 256
+// schemaMemorySize and schemaMemoryBytes bound the memory; a schema is
+// looked up moments after it arrives, so a small window is plenty. The
+// bytes bound matters: schemas may be 256 KiB each (elicit.MaxSchemaBytes),
+// and by count alone the last 256 stayed for the process's life
+// (TestLeakSchemaMemory).
+const (
+	schemaMemorySize  = 256
+	schemaMemoryBytes = 2 << 20
+)
 
-var schemas = &schemaMemory{byKey: map[string]json.RawMessage{}}
+var schemas = &schemaMemory{byKey: map[[sha256.Size]byte]json.RawMessage{}}
 
+// schemaMemory keeps schema texts by the digest of their order-free
+// encoding (the encoding itself would double what is kept).
 type schemaMemory struct {
 	mu    sync.Mutex
-	byKey map[string]json.RawMessage
-	keys  []string // oldest first
+	byKey map[[sha256.Size]byte]json.RawMessage
+	keys  [][sha256.Size]byte // oldest first
+	bytes int                 // of the texts in byKey
 }
 
 // orderFreeKey re-encodes v with sorted keys; numbers go through float64
@@ -215,17 +227,25 @@ func orderFreeKey(v any) (string, bool) {
 }
 
 func (m *schemaMemory) remember(raw json.RawMessage) {
-	key, ok := orderFreeKey(raw)
+	if len(raw) > elicit.MaxSchemaBytes {
+		return // the bridge refuses it anyway
+	}
+	k, ok := orderFreeKey(raw)
 	if !ok {
 		return
 	}
+	key := sha256.Sum256([]byte(k))
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if _, seen := m.byKey[key]; !seen {
+	if old, seen := m.byKey[key]; seen {
+		m.bytes -= len(old)
+	} else {
 		m.keys = append(m.keys, key)
 	}
 	m.byKey[key] = bytes.Clone(raw)
-	if len(m.keys) > schemaMemorySize {
+	m.bytes += len(raw)
+	for len(m.keys) > 1 && (len(m.keys) > schemaMemorySize || m.bytes > schemaMemoryBytes) {
+		m.bytes -= len(m.byKey[m.keys[0]])
 		delete(m.byKey, m.keys[0])
 		m.keys = m.keys[1:]
 	}
@@ -238,6 +258,6 @@ func (m *schemaMemory) recall(v any) (json.RawMessage, bool) {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	raw, ok := m.byKey[key]
+	raw, ok := m.byKey[sha256.Sum256([]byte(key))]
 	return raw, ok
 }
