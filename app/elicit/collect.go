@@ -74,10 +74,16 @@ func (f *Field) collect(raw []string, opts *CollectOptions) (any, *FieldError) {
 	switch f.Kind {
 	case KindNumber, KindInteger:
 		if !isJSONNumber(s) {
+			fe := f.fail(CodeNotANumber)
 			if f.Kind == KindInteger {
-				return nil, f.fail(CodeNotInteger)
+				fe = f.fail(CodeNotInteger)
 			}
-			return nil, f.fail(CodeNotANumber)
+			if strings.ContainsFunc(s, notNumberRune) {
+				// "1,250.00", "€1250", "1 250": a number as people write
+				// it, which "Enter a number" would not explain.
+				fe.Message = "Use digits only, without commas, spaces or other signs"
+			}
+			return nil, fe
 		}
 		x, err := strconv.ParseFloat(s, 64)
 		if err != nil { // out of float64's range
@@ -150,4 +156,9 @@ func (f *Field) collectMulti(raw []string) (any, *FieldError) {
 		return nil, fe
 	}
 	return f.inOptionOrder(vals), nil
+}
+
+// notNumberRune reports whether r can appear in no JSON number.
+func notNumberRune(r rune) bool {
+	return (r < '0' || r > '9') && !strings.ContainsRune(".+-eE", r)
 }

@@ -189,3 +189,24 @@ func mergeInputs(a, b Inputs) Inputs {
 	}
 	return out
 }
+
+// A number typed the way people write amounts ("1,250.00", "€1250",
+// "1 250") is told what to change, not "Enter a number", which it is to
+// the person who typed it. Text that is no number at all keeps the range.
+func TestCollectNumberAsPeopleWriteIt(t *testing.T) {
+	form := mustParse(t, `{"type":"object","properties":{"amount":{"type":"number","minimum":0,"maximum":5000},"copies":{"type":"integer","minimum":1}}}`)
+	for _, tt := range []struct{ amount, copies, wantAmount, wantCopies string }{
+		{"1,250.00", "1,000", "Use digits only, without commas, spaces or other signs", "Use digits only, without commas, spaces or other signs"},
+		{"€1250", "2 000", "Use digits only, without commas, spaces or other signs", "Use digits only, without commas, spaces or other signs"},
+		{"1.2.3", "1.5", "Enter a number between 0 and 5000", "Enter a whole number that is 1 or more"},
+	} {
+		_, errs := form.Collect(Inputs{"amount": {tt.amount}, "copies": {tt.copies}}, nil)
+		got := map[string]string{}
+		for _, e := range errs {
+			got[e.Field] = e.Message
+		}
+		if got["amount"] != tt.wantAmount || got["copies"] != tt.wantCopies {
+			t.Errorf("typed %q and %q: told %q and %q; want %q and %q", tt.amount, tt.copies, got["amount"], got["copies"], tt.wantAmount, tt.wantCopies)
+		}
+	}
+}

@@ -73,6 +73,6 @@ func ExampleCheckURL() {
 	fmt.Println(err)
 	// Output:
 	// accounts.example.co.uk example.co.uk
-	// port: The address has an unusual number after the site name (:8443); websites seldom need one
+	// port: The address has an unusual number after the site name (:8443); websites seldom need one.
 	// "javascript:" links cannot be opened; only https links can
 }

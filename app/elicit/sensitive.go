@@ -76,7 +76,7 @@ func (f *Form) Sensitive() []Sensitivity {
 				out = append(out, Sensitivity{
 					Field:  fd.Key,
 					What:   what,
-					Reason: src.where + " mentions " + withArticle(what) + ".",
+					Reason: src.where + " mentions " + WithArticle(what) + ".",
 				})
 				break
 			}
@@ -138,9 +138,9 @@ func containsString(list []string, s string) bool {
 	return false
 }
 
-// withArticle writes "a password", "an API key", "a one-time code": the
+// WithArticle writes "a password", "an API key", "a one-time code": the
 // article as the name is read aloud.
-func withArticle(what string) string {
+func WithArticle(what string) string {
 	switch {
 	case what == "":
 		return "a secret"

@@ -93,8 +93,8 @@ func TestWithArticle(t *testing.T) {
 		"password": "a password", "API key": "an API key", "one-time code": "a one-time code",
 		"IBAN": "an IBAN", "access token": "an access token", "PIN": "a PIN", "": "a secret",
 	} {
-		if got := withArticle(what); got != want {
-			t.Errorf("withArticle(%q) = %q; want %q", what, got, want)
+		if got := WithArticle(what); got != want {
+			t.Errorf("WithArticle(%q) = %q; want %q", what, got, want)
 		}
 	}
 }

@@ -114,7 +114,7 @@ func CheckURL(raw string) (*URLInfo, error) {
 		if !isLoopback(host, addr, isIP) || isIP && oldForm(host, addr) {
 			return nil, errors.New("plain http links cannot be opened; only https links can")
 		}
-		info.warn("http", "The link is not secure (it starts with http, not https). It leads to this same computer")
+		info.warn("http", "The link is not secure (it starts with http, not https). It opens a page on this device itself.")
 	}
 	if u.User != nil {
 		// The plain spelling when there is one: the point is to show
@@ -129,7 +129,7 @@ func CheckURL(raw string) (*URLInfo, error) {
 		info.warn("userinfo", "The link starts with \""+u.User.Username()+"@\", which is not where it leads: it opens "+site)
 	}
 	if info.Port != "" && !(scheme == "https" && info.Port == "443") && !(scheme == "http" && info.Port == "80") {
-		info.warn("port", "The address has an unusual number after the site name (:"+info.Port+"); websites seldom need one")
+		info.warn("port", "The address has an unusual number after the site name (:"+info.Port+"); websites seldom need one.")
 	}
 	return info, nil
 }

@@ -4,25 +4,24 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/formbridge/formbridge/app/elicit"
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
 // renderAsker is the head of a request card: who asks, and their
-// message. Server text is always a text node; dir="auto" and <bdi> keep
-// right-to-left text and bidi control characters from reordering the
-// widget's own words around them.
+// message; not the requester's version, which means nothing to the
+// person answering. Server text is always a text node; dir="auto" and
+// <bdi> keep right-to-left text and bidi control characters from
+// reordering the widget's own words around them.
 func renderAsker(it *item, countdown string) app.UI {
-	who := []app.UI{text("bdi", "fb-who", it.Requester())}
-	if v := strings.TrimSpace(it.RequesterVersion()); v != "" {
-		who = append(who, el("span", "fb-version", words(" version "), text("bdi", "", v)))
-	}
+	who := text("bdi", "fb-who", it.Requester())
 	var message app.UI
 	if strings.TrimSpace(it.Params.Message) != "" {
 		message = textElem("p", "fb-message", it.Params.Message).Dir("auto").ID(it.elemID("message"))
 	}
 	return el("header", "fb-card-head",
 		text("p", "fb-asks", "Request from"),
-		elem("h2", "fb-title", who...).ID(it.elemID("title")).TabIndex(-1),
+		elem("h2", "fb-title", who).ID(it.elemID("title")).TabIndex(-1),
 		textIf("p", "fb-countdown", countdown),
 		message,
 	)
@@ -54,7 +53,9 @@ func renderSensitive(it *item) app.UI {
 	return elem("div", "fb-warning",
 		el("p", "",
 			text("strong", "", "Be careful. "),
-			words("This seems to ask for your "+what+". Never type it here: trustworthy services ask for it only on their own website."),
+			// "If it is yours": a server may fill in a field that is not
+			// the person's (a supplier's IBAN) for them to check.
+			words("This seems to ask for "+elicit.WithArticle(what)+". If it is yours, do not type it here, and press Decline: trustworthy services ask for it only on their own website."),
 		),
 		el("ul", "", rows...),
 	).Role("note").ID(it.elemID("sensitive"))

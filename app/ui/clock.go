@@ -50,8 +50,10 @@ func ago(now, t time.Time) string {
 	return "on " + t.Local().Format("2 January")
 }
 
-// countdown is the quiet "Closes in 4:05" shown in the last minutes
-// before expiry, or "" when expiry is far away, past, or unknown.
+// countdown is the quiet "Closes in 4 min" shown in the last minutes
+// before expiry, then "Closes in 45 sec" in the last one, or "" when
+// expiry is far away, past, or unknown. Not "4:05", which reads like a
+// time of day. Both round up: never "0 sec" early.
 func countdown(now, expires time.Time) string {
 	if expires.IsZero() {
 		return ""
@@ -60,14 +62,9 @@ func countdown(now, expires time.Time) string {
 	if left <= 0 || left > countdownWindow {
 		return ""
 	}
-	secs := int((left + time.Second - 1) / time.Second) // round up: never show 0:00 early
-	m, s := secs/60, secs%60
-	if m == 0 {
-		return "Closes in " + strconv.Itoa(s) + " s"
+	secs := int((left + time.Second - 1) / time.Second)
+	if secs < 60 {
+		return "Closes in " + strconv.Itoa(secs) + " sec"
 	}
-	ss := strconv.Itoa(s)
-	if s < 10 {
-		ss = "0" + ss
-	}
-	return "Closes in " + strconv.Itoa(m) + ":" + ss
+	return "Closes in " + strconv.Itoa((secs+59)/60) + " min"
 }

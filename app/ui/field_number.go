@@ -15,9 +15,9 @@ func numberHint(fd *elicit.Field) string {
 	case fd.Minimum != nil && fd.Maximum != nil:
 		return noun + " from " + numberText(*fd.Minimum) + " to " + numberText(*fd.Maximum)
 	case fd.Minimum != nil:
-		return noun + " of " + numberText(*fd.Minimum) + " or more"
+		return noun + ", " + numberText(*fd.Minimum) + " or more"
 	case fd.Maximum != nil:
-		return noun + " of " + numberText(*fd.Maximum) + " or less"
+		return noun + ", " + numberText(*fd.Maximum) + " or less"
 	}
 	if fd.Kind == elicit.KindInteger {
 		return noun

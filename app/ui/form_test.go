@@ -193,8 +193,12 @@ func TestFormRendersEachKind(t *testing.T) {
 	if got := page.mustFind(t, "button[data-action=accept]").textContent(); got != "Send" {
 		t.Errorf("accept button reads %q", got)
 	}
-	if got := page.mustFind(t, "h2").textContent(); got != "Deploy Bot version 1.2.0" {
+	// The requester's version means nothing to the person answering.
+	if got := page.mustFind(t, "h2").textContent(); got != "Deploy Bot" {
 		t.Errorf("header = %q", got)
+	}
+	if got := page.mustFind(t, "button[data-action=cancel]").textContent(); got != "Skip" {
+		t.Errorf("cancel button reads %q", got)
 	}
 }
 
@@ -349,7 +353,7 @@ func TestFormSensitiveWarning(t *testing.T) {
 	if w == nil {
 		t.Fatal("no warning on a form asking for a password")
 	}
-	if want := "seems to ask for your password. Never type it here"; !strings.Contains(w.textContent(), want) {
+	if want := "seems to ask for a password. If it is yours, do not type it here, and press Decline"; !strings.Contains(w.textContent(), want) {
 		t.Errorf("warning reads %q; want %q", w.textContent(), want)
 	}
 	// A screen reader user lands on the field, not on the warning above
@@ -420,7 +424,7 @@ func TestFormOfflineKeepsAnswer(t *testing.T) {
 func TestDeclineAndNotNow(t *testing.T) {
 	f, a, d := mountForm(t, "x", everyKind)
 	f.onDecline(d.Context(), app.Event{Value: app.Undefined()})
-	f.onDismiss(d.Context(), app.Event{Value: app.Undefined()}) // ignored: already answered
+	f.onSkip(d.Context(), app.Event{Value: app.Undefined()}) // ignored: already answered
 	if len(a.sent) != 1 || a.sent[0].Action != "decline" || a.sent[0].Content != nil {
 		t.Fatalf("sent %+v, want one decline without content", a.sent)
 	}
@@ -431,9 +435,9 @@ func TestDeclineAndNotNow(t *testing.T) {
 	}
 
 	g, b, e := mountForm(t, "x", everyKind)
-	g.onDismiss(e.Context(), app.Event{Value: app.Undefined()})
+	g.onSkip(e.Context(), app.Event{Value: app.Undefined()})
 	if len(b.sent) != 1 || b.sent[0].Action != "cancel" {
-		t.Fatalf("Dismiss sent %+v, want cancel", b.sent)
+		t.Fatalf("Skip sent %+v, want cancel", b.sent)
 	}
 }
 

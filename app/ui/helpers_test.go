@@ -45,10 +45,12 @@ func TestAgoAndCountdown(t *testing.T) {
 	counts := map[time.Duration]string{
 		10 * time.Minute:                  "",
 		5*time.Minute + time.Second:       "",
-		5 * time.Minute:                   "Closes in 5:00",
-		4*time.Minute + 5*time.Second:     "Closes in 4:05",
-		61 * time.Second:                  "Closes in 1:01",
-		42*time.Second + time.Millisecond: "Closes in 43 s",
+		5 * time.Minute:                   "Closes in 5 min",
+		4*time.Minute + 5*time.Second:     "Closes in 5 min",
+		4 * time.Minute:                   "Closes in 4 min",
+		61 * time.Second:                  "Closes in 2 min",
+		60 * time.Second:                  "Closes in 1 min",
+		42*time.Second + time.Millisecond: "Closes in 43 sec",
 		0:                                 "",
 		-time.Second:                      "",
 	}

@@ -44,12 +44,12 @@ type item struct {
 // meta. The bridge parses and checks every request before sending it, so
 // the widget does not ship a schema parser of its own. newItem never
 // fails: a request the widget cannot show (no reading, or one it could
-// not decode) still needs Decline and Dismiss, so the server hears back.
+// not decode) still needs Decline and Skip, so the server hears back.
 func newItem(id string, seq int, params wire.ElicitParams, meta wire.RequestMeta, now time.Time) *item {
 	it := &item{ID: id, Seq: seq, Params: params, Meta: meta, Received: now, Draft: &draft{}}
 	if params.IsURL() {
 		if it.URL = checkedLink(params.URL, meta.Link); it.URL == nil {
-			it.Problem = "This link cannot be opened safely, so it can only be declined."
+			it.Problem = "This link cannot be opened safely, so you can only decline or skip it."
 		}
 		return it
 	}
@@ -60,7 +60,7 @@ func newItem(id string, seq int, params wire.ElicitParams, meta wire.RequestMeta
 		it.start()
 		return it
 	}
-	it.Problem = "This request cannot be shown as a form, so it can only be declined."
+	it.Problem = "This request cannot be shown as a form, so you can only decline or skip it."
 	return it
 }
 
@@ -120,9 +120,6 @@ func (it *item) Requester() string {
 	}
 	return "A connected app"
 }
-
-// RequesterVersion is the requester's version, "" if unknown.
-func (it *item) RequesterVersion() string { return it.Meta.Requester.Version }
 
 // Created is when the request was made, by the bridge's clock when known.
 func (it *item) Created() time.Time {

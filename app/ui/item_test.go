@@ -112,7 +112,7 @@ func TestItemFromMeta(t *testing.T) {
 
 // A request without the bridge's reading, or with one the widget cannot
 // decode, still gets a card: it says the request cannot be shown and
-// offers Decline and Dismiss, so the server hears back. Never a crash.
+// offers Decline and Skip, so the server hears back. Never a crash.
 func TestItemWithoutReading(t *testing.T) {
 	params := formParams(t, "Name?", shortSchema)
 	for _, tt := range []struct {

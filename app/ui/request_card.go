@@ -19,8 +19,8 @@ type answerer interface {
 }
 
 // requestCard shows the open request: who asks and their message, then
-// for form mode the fields and Send / Decline / Dismiss, for URL mode the
-// address and Open link / Decline / Dismiss (url_card.go). One component
+// for form mode the fields and Send / Decline / Skip, for URL mode the
+// address and Open link / Decline / Skip (url_card.go). One component
 // serves both kinds: each go-app component type carries its own copy of
 // every app.Compo method in the wasm.
 type requestCard struct {
@@ -28,7 +28,7 @@ type requestCard struct {
 
 	Item      *item
 	Rev       int    // bumped by the widget when it changes Item from outside (a rejection)
-	Countdown string // "Closes in 3:20" in the last minutes, else ""
+	Countdown string // "Closes in 4 min" in the last minutes, else ""
 	Answer    answerer
 
 	// focusedFor is the request whose card already got focus, so focus
@@ -341,21 +341,21 @@ func (f *requestCard) onDecline(ctx app.Context, e app.Event) {
 	}
 }
 
-// onDismiss ("Dismiss") tells the server the person did not choose.
-func (f *requestCard) onDismiss(ctx app.Context, e app.Event) {
+// onSkip ("Skip") tells the server the person did not choose.
+func (f *requestCard) onSkip(ctx app.Context, e app.Event) {
 	if f.Item.Draft.Sent == "" {
 		f.Answer.answer(f.Item, wire.ElicitResult{Action: wire.ActionCancel})
 	}
 }
 
-// onKeyDown: Escape is "Dismiss" (see dismissKey), until the person
+// onKeyDown: Escape is "Skip" (see dismissKey), until the person
 // changes a field: then one stray Escape (closing a date picker, ending
 // a word being composed, which has changed the field already) must not
 // throw their answers away. The button still does it.
 func (f *requestCard) onKeyDown(ctx app.Context, e app.Event) {
 	if len(f.Item.Draft.Changed) == 0 && dismissKey(e, f.Item.elemID("title")) {
 		e.PreventDefault()
-		f.onDismiss(ctx, e)
+		f.onSkip(ctx, e)
 	}
 }
 
@@ -385,7 +385,7 @@ func (f *requestCard) Render() app.UI {
 
 	var fields []app.UI
 	var summary, sensitive app.UI
-	actions := declineButtons(busy, f.onDecline, f.onDismiss, it.ID)
+	actions := declineButtons(busy, f.onDecline, f.onSkip, it.ID)
 	if it.Form != nil {
 		fields = make([]app.UI, len(it.Form.Fields))
 		for i := range it.Form.Fields {

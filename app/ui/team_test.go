@@ -31,14 +31,14 @@ func TestWidgetOwnAnswerBeatenSaysSo(t *testing.T) {
 }
 
 // TestWidgetSaysHowAnotherWindowEndedIt: a colleague's Decline or
-// Dismiss is not reported as an answer (the bridge names the action;
+// Skip is not reported as an answer (the bridge names the action;
 // one that does not still reads "answered").
 func TestWidgetSaysHowAnotherWindowEndedIt(t *testing.T) {
 	for _, tt := range []struct{ action, says string }{
-		{wire.ActionAccept, "Answered in another window"},
-		{wire.ActionDecline, "Declined in another window"},
-		{wire.ActionCancel, "Dismissed in another window without an answer"},
-		{"", "Answered in another window"},
+		{wire.ActionAccept, "Answered in another window or by someone else"},
+		{wire.ActionDecline, "Declined in another window or by someone else"},
+		{wire.ActionCancel, "Skipped in another window or by someone else, so it was closed here without an answer."},
+		{"", "Answered in another window or by someone else"},
 	} {
 		w, d, _ := mountWidget(t)
 		ctx := d.Context()
@@ -80,7 +80,7 @@ func TestClockSkew(t *testing.T) {
 	meta.ExpiresAt = meta.CreatedAt.Add(2 * time.Minute)
 	w.onHello(ctx, &wire.HelloResult{Channel: "default", Time: time.Now().Add(-3 * time.Minute)})
 	ask(t, w, ctx, "r1", formParams(t, "Name?", shortSchema), meta)
-	if got := countdown(w.now, meta.ExpiresAt); got != "Closes in 2:00" && got != "Closes in 1:59" {
+	if got := countdown(w.now, meta.ExpiresAt); got != "Closes in 2 min" {
 		t.Errorf("with two minutes left on the bridge's clock, three minutes behind the device's: %q", got)
 	}
 }

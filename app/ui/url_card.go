@@ -90,7 +90,7 @@ func (f *requestCard) renderURLCard() app.UI {
 
 	var actions []app.UI
 	if !d.Opened {
-		actions = declineButtons(busy, f.onDecline, f.onDismiss, it.ID)
+		actions = declineButtons(busy, f.onDecline, f.onSkip, it.ID)
 		if u != nil {
 			actions = append([]app.UI{answerButton("fb-primary", "open", "Open link", busy, f.onOpen, it.ID)}, actions...)
 		}
@@ -113,7 +113,7 @@ func preventDefault(ctx app.Context, e app.Event) { e.PreventDefault() }
 
 // card is the form around one request, labelled by its title and
 // described by the message, so a screen reader taken straight into the
-// first field also hears the question; Escape (onKeyDown) is "Dismiss".
+// first field also hears the question; Escape (onKeyDown) is "Skip".
 func card(class string, it *item, onKeyDown app.EventHandler, body ...app.UI) app.HTMLElem {
 	f := elem("form", class, body...).
 		Attr("novalidate", true).
@@ -128,12 +128,15 @@ func card(class string, it *item, onKeyDown app.EventHandler, body ...app.UI) ap
 	return f
 }
 
-// declineButtons are Decline and Dismiss, the same on both kinds of
-// card.
-func declineButtons(busy bool, onDecline, onDismiss app.EventHandler, id string) []app.UI {
+// declineButtons are Decline and Skip, the same on both kinds of card.
+// Decline says no (MCP's decline); Skip leaves the request unanswered
+// (MCP's cancel: "dismissed without making an explicit choice"). Not
+// "Skip", which in everyday English also means to reject, nor "Not
+// now", which promises the request will come back.
+func declineButtons(busy bool, onDecline, onSkip app.EventHandler, id string) []app.UI {
 	return []app.UI{
 		answerButton("", wire.ActionDecline, "Decline", busy, onDecline, id),
-		answerButton("", wire.ActionCancel, "Dismiss", busy, onDismiss, id),
+		answerButton("", wire.ActionCancel, "Skip", busy, onSkip, id),
 	}
 }
 

@@ -165,10 +165,14 @@ func settledNotice(it *item, outcome, action string, now time.Time) notice {
 				break
 			}
 			n.Before, n.After = "Sent to ", "."
+			if it.Form != nil && len(it.Form.Fields) == 0 {
+				// Its button said Accept: nothing was typed to send.
+				n.Before, n.After = "You accepted. ", " has been told."
+			}
 		case wire.ActionDecline:
 			n.Before, n.After = "You declined. ", " has been told."
 		case wire.ActionCancel:
-			n.Before, n.After = "Dismissed without an answer. ", " has been told."
+			n.Before, n.After = "Skipped. ", " was told you did not answer."
 		default:
 			n.Before, n.After = "Your answer was delivered to ", "."
 		}
@@ -178,16 +182,16 @@ func settledNotice(it *item, outcome, action string, now time.Time) notice {
 		n.Name, n.After = "", ""
 		switch action {
 		case wire.ActionDecline:
-			n.Before = "Declined in another window, so it was closed here."
+			n.Before = "Declined in another window or by someone else, so it was closed here."
 		case wire.ActionCancel:
-			n.Before = "Dismissed in another window without an answer, so it was closed here."
+			n.Before = "Skipped in another window or by someone else, so it was closed here without an answer."
 		default:
-			n.Before = "Answered in another window, so it was closed here."
+			n.Before = "Answered in another window or by someone else, so it was closed here."
 		}
 		if it.Draft.Sent != "" {
 			// This widget's answer went, and lost: had it arrived first,
 			// the bridge would have said "answered" (also to a resend).
-			n.Before = "Someone answered in another window first, so your answer was not delivered."
+			n.Before = "It was answered in another window or by someone else first, so your answer was not delivered."
 		}
 	case wire.OutcomeCancelled:
 		// Not "withdrew": the service stopping cancels requests too.
@@ -203,7 +207,7 @@ func settledNotice(it *item, outcome, action string, now time.Time) notice {
 			break
 		}
 		if it.Draft.Sent != "" {
-			n.Before, n.After = "Your answer was not delivered: this request from ", " had already closed, perhaps because the service restarted. Nothing more is needed from you."
+			n.Before, n.After = "Your answer was not delivered: this request from ", " had already closed, perhaps because the service restarted. If it still matters, check with whoever asked."
 			break
 		}
 		n.Before, n.After = "This request from ", " is no longer waiting."
@@ -265,7 +269,7 @@ func (w *widget) onGone(ctx app.Context, id string) {
 func (w *widget) onAnswerRefused(id string) {
 	if it := w.queue.find(id); it != nil && it.Draft.Sent != "" {
 		it.Draft.Sent, it.Draft.lastSent = "", nil
-		it.Draft.SendError = "The service did not accept your reply. Try again, or choose Decline or Dismiss."
+		it.Draft.SendError = "The service did not accept your reply. Try again, or choose Decline or Skip."
 		it.rev++
 	}
 }

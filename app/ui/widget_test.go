@@ -173,7 +173,7 @@ func TestWidgetAnswerAndOutcomes(t *testing.T) {
 	}{
 		{"accept", wire.OutcomeAnswered, "Sent to Deploy Bot."},
 		{"decline", wire.OutcomeAnswered, "You declined."},
-		{"cancel", wire.OutcomeAnswered, "Dismissed without an answer."},
+		{"cancel", wire.OutcomeAnswered, "Skipped. Deploy Bot was told you did not answer."},
 		{"", wire.OutcomeExpired, "expired before it was answered"},
 		{"", wire.OutcomeCancelled, "This request from Deploy Bot was called off before you answered."},
 	} {
@@ -368,7 +368,7 @@ func TestWidgetAnswerRefused(t *testing.T) {
 	}
 	w.answer(w.queue.find("r1"), wire.ElicitResult{Action: "cancel"})
 	if c.sent["r1"].Action != "cancel" {
-		t.Errorf("sent %+v after choosing Dismiss; want the cancel", c.sent["r1"])
+		t.Errorf("sent %+v after choosing Skip; want the cancel", c.sent["r1"])
 	}
 }
 
@@ -642,8 +642,14 @@ func TestWidgetClockFace(t *testing.T) {
 	if w.clockFace(created.Add(59*time.Second)) == w.clockFace(created.Add(61*time.Second)) {
 		t.Error(`"just now" turning into "1 minute ago" does not re-render`)
 	}
-	if w.clockFace(created.Add(6*time.Minute)) == w.clockFace(created.Add(6*time.Minute+time.Second)) {
-		t.Error("the countdown's seconds do not re-render")
+	if w.clockFace(created.Add(6*time.Minute+10*time.Second)) != w.clockFace(created.Add(6*time.Minute+11*time.Second)) {
+		t.Error("a countdown in minutes re-renders each second")
+	}
+	if w.clockFace(created.Add(5*time.Minute+59*time.Second)) == w.clockFace(created.Add(6*time.Minute+time.Second)) {
+		t.Error("the countdown's minutes do not re-render")
+	}
+	if w.clockFace(created.Add(9*time.Minute+10*time.Second)) == w.clockFace(created.Add(9*time.Minute+11*time.Second)) {
+		t.Error("the countdown's seconds in its last minute do not re-render")
 	}
 }
 

@@ -72,7 +72,7 @@ func explain(err error) error {
 	if errors.As(err, &rpcErr) {
 		switch rpcErr.Code {
 		case codeTooManyPending:
-			return errors.New("too many questions are already waiting: answer or dismiss some, then try again")
+			return errors.New("too many questions are already waiting: answer or skip some, then try again")
 		case codeRateLimited:
 			return errors.New("too many questions were asked in the last minute: wait a moment, then try again")
 		}

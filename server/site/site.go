@@ -36,7 +36,7 @@ type Options struct {
 // link previews.
 const (
 	appName        = "formbridge"
-	appTitle       = "formbridge: questions waiting for you"
+	appTitle       = "formbridge: requests for you"
 	appDescription = "Answer the questions and approvals your AI tools send you, one clear form at a time."
 	loadingLabel   = "Getting ready… {progress}%"
 )
