@@ -213,7 +213,7 @@ func TestToolsListed(t *testing.T) {
 // in words instead of a JSON-RPC error.
 func TestToolExplainsRefusal(t *testing.T) {
 	for code, want := range map[int64]string{
-		-32000: "Too many questions are already waiting: answer or dismiss some, then try again.",
+		-32000: "Too many questions are already waiting: answer or skip some, then try again.",
 		-32002: "Too many questions were asked in the last minute: wait a moment, then try again.",
 	} {
 		cs := connect(t, New(nil), "2025-11-25", &mcp.ClientOptions{
