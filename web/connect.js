@@ -58,7 +58,11 @@
   // order; after that, events pass straight through.
   const held = [];
   let socket = null; // the stand-in handed to the widget
+  // When the first frame (hello's answer) came: it may wait here for the
+  // widget for seconds, and the widget reads the bridge's clock in it.
+  let heardAt = 0;
   const pass = (e) => {
+    if (heardAt === 0 && e.type === "message") heardAt = Date.now();
     if (socket && held.length === 0) socket.relay(e);
     else held.push(e);
   };
@@ -112,6 +116,7 @@
     url,
     hello,
     subprotocol,
+    get heardAt() { return heardAt; }, // ms since 1970, 0 before the first frame
     // take makes the next `new WebSocket(url, [subprotocol])` return the
     // early connection, once, and returns null; coder/websocket creates
     // its socket that way and has no other door. Events it already had

@@ -44,8 +44,11 @@ type Options struct {
 // Event is one thing that happened on the connection. Exactly one field is
 // set.
 type Event struct {
-	State    State               // set when the connection state changed ("" otherwise)
-	Hello    *wire.HelloResult   // after each successful hello (every (re)connect)
+	State State             // set when the connection state changed ("" otherwise)
+	Hello *wire.HelloResult // after each successful hello (every (re)connect)
+	// HelloAt, with Hello, is when its answer reached the page: the
+	// page's early connection may have held it while the wasm loaded.
+	HelloAt  time.Time
 	Request  *Request            // a pending elicitation (again after a reconnect: dedupe by ID)
 	Synced   *Synced             // after each hello, once every request the bridge still holds was sent
 	Settled  *wire.SettledParams // a request left the queue, or an answer was rejected

@@ -2,6 +2,7 @@ package client
 
 import (
 	"syscall/js"
+	"time"
 
 	"github.com/formbridge/formbridge/app/wire"
 )
@@ -14,31 +15,35 @@ const pageSocket = "formbridgeEarly"
 
 // takePageSocket makes the next WebSocket the browser is asked for the
 // page's early connection, when that one is to url, said hello and has
-// not ended, and reports so (greeted). Any other early connection is
-// closed; when it ended with the bridge refusing the token, refused
-// says so, and there is no point in dialing again.
-func takePageSocket(url string, hello []byte) (greeted bool, refused error) {
+// not ended, and reports so (greeted), with when its first frame came
+// (heard; zero if none has yet). Any other early connection is closed;
+// when it ended with the bridge refusing the token, refused says so, and
+// there is no point in dialing again.
+func takePageSocket(url string, hello []byte) (greeted bool, heard time.Time, refused error) {
 	early := js.Global().Get(pageSocket)
 	if early.Type() != js.TypeObject {
 		// None, or connect.js has not run yet: keep it out for good.
 		js.Global().Set(pageSocket, js.Null())
-		return false, nil
+		return false, heard, nil
 	}
 	if early.Get("url").String() != url || early.Get("subprotocol").String() != wire.Subprotocol ||
 		early.Get("hello").String() != string(hello) {
 		early.Call("drop")
-		return false, nil
+		return false, heard, nil
+	}
+	if ms := early.Get("heardAt"); ms.Type() == js.TypeNumber && ms.Float() > 0 {
+		heard = time.UnixMilli(int64(ms.Float()))
 	}
 	ended := early.Call("take")
 	if ended.IsNull() {
-		return true, nil
+		return true, heard, nil
 	}
 	for i := range ended.Length() {
 		if err := helloRefusal([]byte(ended.Index(i).String())); err != nil {
-			return false, err
+			return false, heard, err
 		}
 	}
-	return false, nil
+	return false, heard, nil
 }
 
 // dropPageSocket closes the page's early connection, if any.

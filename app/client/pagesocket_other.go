@@ -2,8 +2,12 @@
 
 package client
 
+import "time"
+
 // Outside the browser there is no page and no early connection.
 
-func takePageSocket(url string, hello []byte) (greeted bool, refused error) { return false, nil }
+func takePageSocket(url string, hello []byte) (greeted bool, heard time.Time, refused error) {
+	return false, heard, nil
+}
 
 func dropPageSocket() {}

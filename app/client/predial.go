@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"time"
 
 	"github.com/coder/websocket"
 
@@ -22,7 +23,10 @@ type predialed struct {
 	// greeted: the page's own script (web/connect.js) opened it and has
 	// already sent hello on it, so the session must not again.
 	greeted bool
-	err     error
+	// heard is when the page's connection got its first frame, hello's
+	// answer, if it did before it was taken: it may have waited there.
+	heard time.Time
+	err   error
 	// refused: the page's connection ended with the bridge refusing the
 	// token; there is no connection, and no point in dialing.
 	refused error
@@ -66,12 +70,13 @@ func Predial(opts Options) {
 		defer cancel()
 		// Nothing may run between these two: the page's socket is handed
 		// to the very next WebSocket the browser is asked for.
-		greeted, refused := takePageSocket(p.url, p.hello)
+		greeted, heard, refused := takePageSocket(p.url, p.hello)
 		if refused != nil {
 			p.refused = refused
 		} else {
 			p.conn, p.err = dialBridge(ctx, p.url)
 			p.greeted = greeted && p.err == nil
+			p.heard = heard
 		}
 		close(p.done)
 	}()
@@ -81,17 +86,18 @@ func Predial(opts Options) {
 }
 
 // takeEarly hands over the predialed connection when it is to url and,
-// if it has said hello already, said this one. It returns no connection
-// and no error when there is none to take, or an error when the page's
+// if it has said hello already, said this one (greeted, and heard: when
+// hello's answer came, if it came before). It returns no connection and
+// no error when there is none to take, or an error when the page's
 // connection was refused the token. The first session after Predial
 // takes it or discards it; later ones dial.
-func takeEarly(ctx context.Context, url string, hello []byte) (conn *websocket.Conn, greeted bool, err error) {
+func takeEarly(ctx context.Context, url string, hello []byte) (conn *websocket.Conn, greeted bool, heard time.Time, err error) {
 	early.Lock()
 	p := early.p
 	early.p = nil
 	early.Unlock()
 	if p == nil {
-		return nil, false, nil
+		return nil, false, heard, nil
 	}
 	discard := func() {
 		<-p.done
@@ -102,36 +108,40 @@ func takeEarly(ctx context.Context, url string, hello []byte) (conn *websocket.C
 	}
 	if p.url != url {
 		go discard()
-		return nil, false, nil
+		return nil, false, heard, nil
 	}
 	select {
 	case <-p.done:
 	case <-ctx.Done():
 		go discard()
-		return nil, false, nil
+		return nil, false, heard, nil
 	}
 	switch {
 	case p.refused != nil && bytes.Equal(p.hello, hello):
-		return nil, false, p.refused
+		return nil, false, heard, p.refused
 	case p.conn == nil:
-		return nil, false, nil
+		return nil, false, heard, nil
 	case p.greeted && !bytes.Equal(p.hello, hello):
 		go discard()
-		return nil, false, nil
+		return nil, false, heard, nil
 	}
-	return p.conn, p.greeted, nil
+	if p.greeted {
+		heard = p.heard
+	}
+	return p.conn, p.greeted, heard, nil
 }
 
 // connect takes the predialed connection when there is one, and dials
 // otherwise (also when the early dial failed: the bridge may be up now).
-// greeted says hello has been sent on it already.
-func (c *Client) connect(ctx context.Context) (conn *websocket.Conn, greeted bool, err error) {
-	conn, greeted, err = takeEarly(ctx, c.opts.URL, helloFrame(c.opts.Token, c.opts.ClientInfo))
+// greeted says hello has been sent on it already, heard when its answer
+// came, if it has.
+func (c *Client) connect(ctx context.Context) (conn *websocket.Conn, greeted bool, heard time.Time, err error) {
+	conn, greeted, heard, err = takeEarly(ctx, c.opts.URL, helloFrame(c.opts.Token, c.opts.ClientInfo))
 	if conn != nil || err != nil {
-		return conn, greeted, err
+		return conn, greeted, heard, err
 	}
 	conn, err = c.dial(ctx, c.opts.URL)
-	return conn, false, err
+	return conn, false, heard, err
 }
 
 // helloRefusal is the error of a frame that is the bridge refusing the

@@ -38,7 +38,7 @@ func withTimeout(parent context.Context, d time.Duration) (context.Context, cont
 // connection ends. online reports whether the hello succeeded.
 func (c *Client) session(ctx context.Context) (online bool, err error) {
 	dctx, cancel := withTimeout(ctx, dialTimeout)
-	conn, greeted, err := c.connect(dctx)
+	conn, greeted, heard, err := c.connect(dctx)
 	cancel()
 	if errors.Is(err, ErrUnauthorized) {
 		return false, err // the page's early connection was refused
@@ -109,7 +109,10 @@ func (c *Client) session(ctx context.Context) (online bool, err error) {
 			online = true
 			c.setConn(conn)
 			c.setState(StateOnline)
-			c.emit(Event{Hello: &res})
+			if heard.IsZero() {
+				heard = time.Now()
+			}
+			c.emit(Event{Hello: &res, HelloAt: heard})
 			backlog, held = res.Pending, nil
 			if backlog <= 0 {
 				c.emit(Event{Synced: &Synced{}})

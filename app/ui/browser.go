@@ -202,7 +202,10 @@ func notify(title, body string) {
 	if notificationPermission() != "granted" {
 		return
 	}
-	opts := map[string]any{"body": body, "tag": "formbridge"}
+	// One notification per channel: a new one replaces the last, and a
+	// tab closing its own when nothing waits closes none of another
+	// channel's (a browser matches notifications by tag).
+	opts := map[string]any{"body": body, "tag": "formbridge " + draftChannel}
 	n := app.Window().Get("Notification").New(title, opts)
 	notified = n
 	// A click brings the widget's tab forward.

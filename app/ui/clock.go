@@ -10,14 +10,14 @@ import (
 const countdownWindow = 5 * time.Minute
 
 // minSkew is the smallest difference between the bridge's clock and the
-// device's that the widget corrects for. Below it, the difference read
-// at hello is as likely the time hello's answer waited for the page (the
-// early socket holds it while the widget loads) as a wrong clock, and a
-// few seconds do not change what a countdown means.
+// device's that the widget corrects for: a few seconds do not change what
+// a countdown means, and the network's delay is in the difference too.
 const minSkew = 5 * time.Second
 
-// clockSkew is how far the bridge's clock (bridge, read at hello; zero
-// from a bridge that does not say) is ahead of the device's (local):
+// clockSkew is how far the bridge's clock (bridge, read in hello's answer;
+// zero from a bridge that does not say) is ahead of the device's (local,
+// when that answer reached the page: not when the widget read it, which
+// can be seconds later while its wasm loads):
 // countdowns and "how long ago" count on the bridge's clock, which set
 // expiresAt and createdAt, so a device whose clock was set by hand does
 // not show minutes left on a request about to expire.
@@ -53,7 +53,8 @@ func ago(now, t time.Time) string {
 // countdown is the quiet "Closes in 4 min" shown in the last minutes
 // before expiry, then "Closes in 45 sec" in the last one, or "" when
 // expiry is far away, past, or unknown. Not "4:05", which reads like a
-// time of day. Both round up: never "0 sec" early.
+// time of day. Minutes round down (1:59 is "1 min", never a promise of
+// two), seconds up (never "0 sec" early).
 func countdown(now, expires time.Time) string {
 	if expires.IsZero() {
 		return ""
@@ -66,5 +67,5 @@ func countdown(now, expires time.Time) string {
 	if secs < 60 {
 		return "Closes in " + strconv.Itoa(secs) + " sec"
 	}
-	return "Closes in " + strconv.Itoa((secs+59)/60) + " min"
+	return "Closes in " + strconv.Itoa(secs/60) + " min"
 }

@@ -158,6 +158,7 @@ func (w *widget) onClientEvent(ctx app.Context, e client.Event) {
 		w.onConnectionChange(string(e.State))
 	case e.Hello != nil:
 		w.onHello(ctx, e.Hello)
+		w.setClock(e.Hello.Time, e.HelloAt)
 	case e.Request != nil:
 		w.onRequest(ctx, e.Request.ID, e.Request.Params, e.Request.Meta)
 	case e.Synced != nil:

@@ -82,9 +82,14 @@ func (w *widget) keepRowFocus(ctx app.Context, row string) {
 	w.afterUpdate(ctx, func(app.Context) {
 		if el := app.Window().GetElementByID(row); el.Truthy() {
 			el.Call("focus")
-		} else {
-			refocusNow()
+			return
 		}
+		// The entry left. Its row may now show another request (rows are
+		// reused by position): focus must not stay there unannounced.
+		if focusedRow() != "" {
+			app.Window().Get("document").Get("activeElement").Call("blur")
+		}
+		refocusNow()
 	})
 }
 

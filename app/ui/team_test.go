@@ -35,10 +35,10 @@ func TestWidgetOwnAnswerBeatenSaysSo(t *testing.T) {
 // one that does not still reads "answered").
 func TestWidgetSaysHowAnotherWindowEndedIt(t *testing.T) {
 	for _, tt := range []struct{ action, says string }{
-		{wire.ActionAccept, "Answered in another window or by someone else"},
-		{wire.ActionDecline, "Declined in another window or by someone else"},
-		{wire.ActionCancel, "Skipped in another window or by someone else, so it was closed here without an answer."},
-		{"", "Answered in another window or by someone else"},
+		{wire.ActionAccept, "It was answered in another window or by someone else, so it was closed here."},
+		{wire.ActionDecline, "It was declined in another window or by someone else, so it was closed here."},
+		{wire.ActionCancel, "It was skipped in another window or by someone else, so it was closed here without an answer."},
+		{"", "It was answered in another window or by someone else, so it was closed here."},
 	} {
 		w, d, _ := mountWidget(t)
 		ctx := d.Context()
@@ -78,9 +78,28 @@ func TestClockSkew(t *testing.T) {
 	meta := testMeta
 	meta.CreatedAt = time.Now().Add(-3 * time.Minute)
 	meta.ExpiresAt = meta.CreatedAt.Add(2 * time.Minute)
-	w.onHello(ctx, &wire.HelloResult{Channel: "default", Time: time.Now().Add(-3 * time.Minute)})
+	w.setClock(time.Now().Add(-3*time.Minute), time.Now())
 	ask(t, w, ctx, "r1", formParams(t, "Name?", shortSchema), meta)
 	if got := countdown(w.now, meta.ExpiresAt); got != "Closes in 2 min" {
 		t.Errorf("with two minutes left on the bridge's clock, three minutes behind the device's: %q", got)
+	}
+}
+
+// TestWidgetOwnAnswerBeatenBySkip: an approver pressed Send, but a
+// colleague's Skip (or Decline) reached the bridge first: nobody answered
+// the request. Their notice must say their answer was not delivered, and
+// must not say the request "was answered" (TestWidgetSaysHowAnotherWindowEndedIt,
+// for one who had not pressed Send).
+func TestWidgetOwnAnswerBeatenBySkip(t *testing.T) {
+	for _, action := range []string{wire.ActionCancel, wire.ActionDecline} {
+		w, d, _ := mountWidget(t)
+		ctx := d.Context()
+		ask(t, w, ctx, "r1", formParams(t, "Name?", shortSchema), testMeta)
+		w.answer(w.queue.find("r1"), wire.ElicitResult{Action: wire.ActionAccept, Content: map[string]any{"name": "Ada"}})
+		w.onSettled(ctx, &wire.SettledParams{RequestID: "r1", Outcome: wire.OutcomeAnsweredElsewhere, Action: action})
+		says := show(t, w, d).mustFind(t, "[data-outcome="+wire.OutcomeAnsweredElsewhere+"]").textContent()
+		if strings.Contains(strings.ToLower(says), "answered") || !strings.Contains(strings.ToLower(says), "your answer was not delivered") {
+			t.Errorf("a colleague's %q beat this approver's Send: the notice reads %q", action, says)
+		}
 	}
 }

@@ -32,7 +32,12 @@ func (w *widget) onConnectionChange(state string) {
 func (w *widget) onHello(ctx app.Context, h *wire.HelloResult) {
 	w.server = h.ServerInfo
 	draftChannel = h.Channel
-	w.skew = clockSkew(h.Time, time.Now())
+}
+
+// setClock corrects the widget's clock to the bridge's, read in hello's
+// answer (bridge) when it reached the page (heard).
+func (w *widget) setClock(bridge, heard time.Time) {
+	w.skew = clockSkew(bridge, heard)
 	w.now = w.clock()
 }
 
@@ -121,7 +126,9 @@ func (w *widget) settle(ctx app.Context, it *item, outcome, action string) {
 	// them), or one called off while they were in it. So may the list of
 	// requests, or the row of it that had focus; focus on another row
 	// stays with its request.
-	if row := focusedRow(); row != "" && row != it.elemID("row") {
+	if row := focusedRow(); row != "" {
+		// Its own row too: reused for the entry below, it would keep
+		// focus on another request without a word.
 		w.keepRowFocus(ctx, row)
 	} else if w.queue.len() == 1 && (it.Draft.Sent != "" || focusInForm()) || focusInList() {
 		w.refocus(ctx)
@@ -179,19 +186,22 @@ func settledNotice(it *item, outcome, action string, now time.Time) notice {
 	case wire.OutcomeAnsweredElsewhere:
 		// action is how the winning answer ended it ("" from a bridge
 		// that does not say).
-		n.Name, n.After = "", ""
+		done := "answered"
 		switch action {
 		case wire.ActionDecline:
-			n.Before = "Declined in another window or by someone else, so it was closed here."
+			done = "declined"
 		case wire.ActionCancel:
-			n.Before = "Skipped in another window or by someone else, so it was closed here without an answer."
-		default:
-			n.Before = "Answered in another window or by someone else, so it was closed here."
+			done = "skipped"
+		}
+		n.Name, n.After = "", ""
+		n.Before = "It was " + done + " in another window or by someone else, so it was closed here."
+		if action == wire.ActionCancel {
+			n.Before = "It was skipped in another window or by someone else, so it was closed here without an answer."
 		}
 		if it.Draft.Sent != "" {
 			// This widget's answer went, and lost: had it arrived first,
 			// the bridge would have said "answered" (also to a resend).
-			n.Before = "It was answered in another window or by someone else first, so your answer was not delivered."
+			n.Before = "It was " + done + " in another window or by someone else first, so your answer was not delivered."
 		}
 	case wire.OutcomeCancelled:
 		// Not "withdrew": the service stopping cancels requests too.

@@ -34,7 +34,7 @@ func mouseClick(t *testing.T, ctx context.Context, sel chromedp.CSS) {
 }
 
 // TestFirstClickCounts: a person in an empty required field who clicks
-// Dismiss or Decline gets that with the first click. Leaving the field
+// Skip or Decline gets that with the first click. Leaving the field
 // must not move the buttons between the press and the release.
 func TestFirstClickCounts(t *testing.T) {
 	const question = `{"message":"Share your phone number?","requestedSchema":{"type":"object","properties":{

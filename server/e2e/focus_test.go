@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -119,29 +120,54 @@ func TestFocusAfterQueueListLeaves(t *testing.T) {
 	wantResult(t, await(t, ctx, out), `{"action":"cancel"}`)
 }
 
-// TestFocusStaysWithItsRow: three requests wait and the person has Tabbed
-// to the third one's entry in the list. The second is called off. The
-// list's rows are reused by position, so the third entry now fills the
-// second row: focus must go with it, not fall back to the page.
-func TestFocusStaysWithItsRow(t *testing.T) {
+// callSecondOffWithFocusOn opens three requests, has the person Tab to
+// the entry of the second (at 1) or third (at 2) in the list, calls the
+// second off, and returns the page once the list is down to two, with
+// the ids of the second and third.
+func callSecondOffWithFocusOn(t *testing.T, at int) (ctx context.Context, second, third string) {
 	b := StartBridge(t, nil)
-	ctx := NewBrowser(t)
+	ctx = NewBrowser(t)
 	openWidget(t, ctx, b)
 	b.Elicit(t, noteQuestion, nil)
 	waitForm(t, ctx)
 	callerCtx, giveUp := context.WithCancel(context.Background())
 	defer giveUp()
 	go b.Hub.Elicit(callerCtx, hub.DefaultChannel, Requester, json.RawMessage(noteQuestion), nil)
+	entry := func(i int) string {
+		return eval[string](t, ctx, `document.querySelectorAll(".fb-queue-item")[`+strconv.Itoa(i)+`].dataset.requestId`)
+	}
 	waitJS(t, ctx, "the list of two", `document.querySelectorAll(".fb-queue-item").length === 2`)
-	second := eval[string](t, ctx, `document.querySelectorAll(".fb-queue-item")[1].dataset.requestId`)
+	second = entry(1)
 	b.Elicit(t, noteQuestion, nil)
 	waitJS(t, ctx, "the list of three", `document.querySelectorAll(".fb-queue-item").length === 3`)
-	third := eval[string](t, ctx, `document.querySelectorAll(".fb-queue-item")[2].dataset.requestId`)
-	do(t, ctx, "Tab to the third entry", chromedp.Focus(chromedp.CSS(`.fb-queue-item[data-request-id=`+css(third)+`]`)))
+	third = entry(2)
+	do(t, ctx, "Tab to an entry", chromedp.Focus(chromedp.CSS(`.fb-queue-item[data-request-id=`+css(entry(at))+`]`)))
 	giveUp()
 	do(t, ctx, "the second is called off", chromedp.WaitNotPresent(chromedp.CSS(`.fb-queue-item[data-request-id=`+css(second)+`]`)))
 	waitJS(t, ctx, "the list of two", `document.querySelectorAll(".fb-queue-item").length === 2`)
+	waitJS(t, ctx, "the page to settle", `document.getAnimations().every((a) => a.playState !== "running")`)
+	return ctx, second, third
+}
+
+// TestFocusStaysWithItsRow: the person is on the third request's entry
+// when the second is called off. The list's rows are reused by position,
+// so the third entry now fills the second row: focus must go with it,
+// not fall back to the page.
+func TestFocusStaysWithItsRow(t *testing.T) {
+	ctx, _, third := callSecondOffWithFocusOn(t, 2)
 	if got := eval[string](t, ctx, `document.activeElement?.dataset.requestId ?? ""`); got != third {
 		t.Errorf("after the entry above left, focus is on %q; want the entry of %q, where it was", eval[string](t, ctx, activeElement), third)
 	}
+}
+
+// TestFocusedRowLeaves: the person is on the second request's entry when
+// it is called off. Its row now shows the third request: focus must not
+// sit on it silently, as if the person had moved to another request; it
+// goes where refocus puts it (the notice saying it was called off).
+func TestFocusedRowLeaves(t *testing.T) {
+	ctx, _, third := callSecondOffWithFocusOn(t, 1)
+	if got := eval[string](t, ctx, `document.activeElement?.dataset.requestId ?? ""`); got == third {
+		t.Errorf("after the focused entry left, focus is on the entry of another request (%q): %s", third, eval[string](t, ctx, activeElement))
+	}
+	focusIn(t, ctx, `[data-outcome="cancelled"]`, "after the focused entry's request was called off")
 }

@@ -156,9 +156,9 @@ func TestDecline(t *testing.T) {
 	answerWith(t, chromedp.Click(action("decline")), `{"action":"decline"}`)
 }
 
-// TestDismiss clicks "Dismiss" while the empty required field has focus:
+// TestSkip clicks "Skip" while the empty required field has focus:
 // the click must count even though leaving the field shows its error.
-func TestDismiss(t *testing.T) {
+func TestSkip(t *testing.T) {
 	answerWith(t, chromedp.Click(action("cancel")), `{"action":"cancel"}`)
 }
 

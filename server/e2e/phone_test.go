@@ -26,7 +26,7 @@ const measure = `(() => {
 })()`
 
 // TestPhoneActionsInReach: on a phone a long form is several screens
-// tall; Send, Decline and Dismiss stay on screen while the person is
+// tall; Send, Decline and Skip stay on screen while the person is
 // anywhere in it, never over the field they are in, at 375 and at the
 // 320 px minimum. Viewport screenshots go to out/ for people to look at.
 func TestPhoneActionsInReach(t *testing.T) {
@@ -113,7 +113,7 @@ func shot(t *testing.T, ctx context.Context, path string) {
 // TestLandscapePhoneActionsInReach: a phone turned sideways (844 x 390,
 // text at its default size) is under 30rem tall but the action bar is
 // one row there, a sixth of the screen. A long form's Send, Decline and
-// Dismiss stay in reach as they do upright (TestPhoneActionsInReach),
+// Skip stay in reach as they do upright (TestPhoneActionsInReach),
 // and a field reached with the keyboard is above the bar, not under it.
 func TestLandscapePhoneActionsInReach(t *testing.T) {
 	b := StartBridge(t, nil)
@@ -137,4 +137,36 @@ func TestLandscapePhoneActionsInReach(t *testing.T) {
 	}
 	do(t, ctx, "dismiss", chromedp.Click(action("cancel")))
 	wantResult(t, await(t, ctx, out), `{"action":"cancel"}`)
+}
+
+// TestPhoneNoticesLeaveRoom: on a phone, after three answers in a row,
+// the next question is not pushed a screen down by three "Sent to"
+// notices: with a request open, only the newest shows.
+func TestPhoneNoticesLeaveRoom(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	do(t, ctx, "phone viewport", chromedp.EmulateViewport(375, 640))
+	openWidget(t, ctx, b)
+	for range 3 {
+		out := b.Elicit(t, noteQuestion, nil)
+		id := waitForm(t, ctx)
+		sendNote(t, ctx, out)
+		do(t, ctx, "the form leaves", chromedp.WaitNotPresent(chromedp.CSS(`form[data-elicitation-id=`+css(id)+`]`)))
+	}
+	visible := `[...document.querySelectorAll(".fb-notice")].filter((n) => n.checkVisibility()).length`
+	if n := eval[int](t, ctx, visible); n != 3 {
+		t.Errorf("%d notices show on the empty page; want all three", n)
+	}
+	b.Elicit(t, noteQuestion, nil)
+	waitForm(t, ctx)
+	if n := eval[int](t, ctx, visible); n != 1 {
+		t.Errorf("%d notices show above the next question on a phone; want only the newest", n)
+	}
+	if top := eval[float64](t, ctx, `document.querySelector(".fb-card").getBoundingClientRect().top`); top > 320 {
+		t.Errorf("the next question starts %.0f px down a 640 px screen", top)
+	}
+	do(t, ctx, "a wider screen", chromedp.EmulateViewport(1200, 900))
+	if n := eval[int](t, ctx, visible); n != 3 {
+		t.Errorf("%d notices show on a desktop; want all three", n)
+	}
 }

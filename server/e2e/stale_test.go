@@ -120,7 +120,7 @@ func TestAnswerToGoneRequest(t *testing.T) {
 	waitForm(t, ctx)
 	// This bridge sends no reading of the request in _meta, as a real one
 	// does: the widget cannot show it as a form, says so, and still
-	// offers Decline and Dismiss.
+	// offers Decline and Skip.
 	card := eval[string](t, ctx, `document.querySelector('form[data-elicitation-id="ghost"]').innerText`)
 	if !strings.Contains(card, "cannot be shown") || eval[bool](t, ctx, `!!document.querySelector('form[data-elicitation-id="ghost"] [data-action="accept"]')`) {
 		t.Errorf("a request without the bridge's reading shows %q", card)

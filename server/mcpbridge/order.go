@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -227,9 +228,14 @@ func orderFreeKey(v any) (string, bool) {
 }
 
 func (m *schemaMemory) remember(raw json.RawMessage) {
-	if len(raw) > elicit.MaxSchemaBytes {
+	// The bridge measures the text paramsJSON sends, which encoding/json
+	// compacts: a pretty-printed schema over the limit as sent may be
+	// under it there. Kept compact, as it will be sent.
+	var compact bytes.Buffer
+	if json.Compact(&compact, raw) != nil || compact.Len() > elicit.MaxSchemaBytes {
 		return // the bridge refuses it anyway
 	}
+	raw = compact.Bytes()
 	k, ok := orderFreeKey(raw)
 	if !ok {
 		return
@@ -238,10 +244,11 @@ func (m *schemaMemory) remember(raw json.RawMessage) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if old, seen := m.byKey[key]; seen {
+		// Asked again: now the newest, so that it is the last to go.
 		m.bytes -= len(old)
-	} else {
-		m.keys = append(m.keys, key)
+		m.keys = slices.DeleteFunc(m.keys, func(k [sha256.Size]byte) bool { return k == key })
 	}
+	m.keys = append(m.keys, key)
 	m.byKey[key] = bytes.Clone(raw)
 	m.bytes += len(raw)
 	for len(m.keys) > 1 && (len(m.keys) > schemaMemorySize || m.bytes > schemaMemoryBytes) {
