@@ -14,11 +14,11 @@ const countdownWindow = 5 * time.Minute
 // a countdown means, and the network's delay is in the difference too.
 const minSkew = 5 * time.Second
 
-// clockSkew is how far the bridge's clock (bridge, read in hello's answer;
-// zero from a bridge that does not say) is ahead of the device's (local,
-// when that answer reached the page: not when the widget read it, which
-// can be seconds later while its wasm loads):
-// countdowns and "how long ago" count on the bridge's clock, which set
+// clockSkew is how far the bridge's clock is ahead of the device's:
+// bridge is the time in hello's answer (zero from a bridge that does not
+// say), local the device's when that answer reached the page (not when
+// the widget read it, which can be seconds later while its wasm loads).
+// Countdowns and "how long ago" count on the bridge's clock, which set
 // expiresAt and createdAt, so a device whose clock was set by hand does
 // not show minutes left on a request about to expire.
 func clockSkew(bridge, local time.Time) time.Duration {

@@ -74,10 +74,10 @@ func refocusNow() {
 }
 
 // keepRowFocus, once the page has updated, puts focus back on the list
-// entry with element id row, or where refocus would when the list has
-// gone. go-app reuses the list's rows by position, so when an entry
-// above the focused one leaves, focus would otherwise stay on a row that
-// now shows another request, and a screen reader would not say so.
+// entry with element id row; when that entry or the whole list has gone,
+// where refocus would. go-app reuses the list's rows by position, so when
+// an entry leaves, focus would otherwise stay on a row that now shows
+// another request, and a screen reader would not say so.
 func (w *widget) keepRowFocus(ctx app.Context, row string) {
 	w.afterUpdate(ctx, func(app.Context) {
 		if el := app.Window().GetElementByID(row); el.Truthy() {

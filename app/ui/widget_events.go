@@ -123,12 +123,9 @@ func (w *widget) onSettled(ctx app.Context, p *wire.SettledParams) {
 func (w *widget) settle(ctx app.Context, it *item, outcome, action string) {
 	// The last request leaving takes focus with it: the person's own
 	// answer (Send and the rest are disabled meanwhile, which blurs
-	// them), or one called off while they were in it. So may the list of
-	// requests, or the row of it that had focus; focus on another row
-	// stays with its request.
+	// them), or one called off while they were in it. Focus on an entry
+	// of the list of requests stays with its request (keepRowFocus).
 	if row := focusedRow(); row != "" {
-		// Its own row too: reused for the entry below, it would keep
-		// focus on another request without a word.
 		w.keepRowFocus(ctx, row)
 	} else if w.queue.len() == 1 && (it.Draft.Sent != "" || focusInForm()) || focusInList() {
 		w.refocus(ctx)
