@@ -200,6 +200,12 @@ func TestFormRendersEachKind(t *testing.T) {
 	if got := page.mustFind(t, "button[data-action=cancel]").textContent(); got != "Skip" {
 		t.Errorf("cancel button reads %q", got)
 	}
+	// What tells Decline and Skip apart, on hover and to screen readers.
+	for action, want := range map[string]string{"decline": "Say no", "cancel": "Leave it unanswered"} {
+		if got := page.mustFind(t, "button[data-action="+action+"]").attrs["title"]; got != want {
+			t.Errorf("%s button's title %q; want %q", action, got, want)
+		}
+	}
 }
 
 // A form of no fields asks for a yes: its button says Accept, not Send.

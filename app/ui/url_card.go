@@ -134,15 +134,17 @@ func card(class string, it *item, onKeyDown app.EventHandler, body ...app.UI) ap
 // "Skip", which in everyday English also means to reject, nor "Not
 // now", which promises the request will come back.
 func declineButtons(busy bool, onDecline, onSkip app.EventHandler, id string) []app.UI {
+	// The titles say the difference on hover, and to screen readers as
+	// the buttons' descriptions.
 	return []app.UI{
-		answerButton("", wire.ActionDecline, "Decline", busy, onDecline, id),
-		answerButton("", wire.ActionCancel, "Skip", busy, onSkip, id),
+		answerButton("", wire.ActionDecline, "Decline", busy, onDecline, id).Attr("title", "Say no"),
+		answerButton("", wire.ActionCancel, "Skip", busy, onSkip, id).Attr("title", "Leave it unanswered"),
 	}
 }
 
 // answerButton is a button of a card, disabled while its answer is
 // being sent (busy).
-func answerButton(class, action, label string, busy bool, onClick app.EventHandler, id string) app.UI {
+func answerButton(class, action, label string, busy bool, onClick app.EventHandler, id string) app.HTMLElem {
 	return button(class, action, label, onClick, id).Attr("disabled", busy)
 }
 
