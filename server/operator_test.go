@@ -88,6 +88,15 @@ func TestProxyMCPBehindReverseProxy(t *testing.T) {
 	}
 }
 
+// toollessUpstream is an MCP server over HTTP with nothing to offer, for
+// a proxy to pass hosts on to.
+func toollessUpstream(t *testing.T) *httptest.Server {
+	upSrv := mcp.NewServer(&mcp.Implementation{Name: "up", Version: "1"}, nil)
+	up := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return upSrv }, nil))
+	t.Cleanup(up.Close)
+	return up
+}
+
 // proxyRun is `formbridge proxy --no-stdio` running on loopback.
 type proxyRun struct {
 	addr string
@@ -280,9 +289,7 @@ func TestAPIRefusalsLogged(t *testing.T) {
 // in X-Forwarded-For), every connection comes from 127.0.0.1: /mcp, with
 // the upstream's tools, is served to anyone on the internet, no key asked.
 func TestProxyMCPWithoutKeyNotOpenedByReverseProxy(t *testing.T) {
-	upSrv := mcp.NewServer(&mcp.Implementation{Name: "up", Version: "1"}, nil)
-	up := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return upSrv }, nil))
-	t.Cleanup(up.Close)
+	up := toollessUpstream(t)
 	p := startProxy(t, "--public-url", "https://mcp.example.com", "--upstream", up.URL)
 	target, _ := url.Parse("http://" + p.addr)
 	front := httptest.NewServer(&httputil.ReverseProxy{Rewrite: func(pr *httputil.ProxyRequest) {
@@ -303,6 +310,30 @@ func TestProxyMCPWithoutKeyNotOpenedByReverseProxy(t *testing.T) {
 	if resp.StatusCode/100 == 2 {
 		t.Errorf("a client at 203.0.113.9, through the reverse proxy, opened an MCP session on /mcp without any key: %d", resp.StatusCode)
 	}
+	if logged := p.logs.String(); !strings.Contains(logged, "MCP host refused") || !strings.Contains(logged, "for 203.0.113.9") {
+		t.Errorf("the refusal left no line naming the client in the log:\n%s", logged)
+	}
+}
+
+// A host with a mistyped or rotated key on the proxy's /mcp is refused
+// 401, and the operator finds why in the log, without the key.
+func TestProxyMCPWrongKeyLogged(t *testing.T) {
+	up := toollessUpstream(t)
+	p := startProxy(t, "--api-key", "the-right-api-key-0123456789abc", "--upstream", up.URL)
+	req, _ := http.NewRequest("POST", "http://"+p.addr+"/mcp", strings.NewReader(`{}`))
+	req.Header.Set("Authorization", "Bearer the-old-api-key-0123456789abc")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	logged := p.logs.String()
+	if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(logged, "wrong or missing API key") || !strings.Contains(logged, "status=401") {
+		t.Errorf("status %d; log:\n%s\nwant 401 and a line saying the key was wrong", resp.StatusCode, logged)
+	}
+	if strings.Contains(logged, "api-key-0123456789abc") {
+		t.Errorf("the log holds a key:\n%s", logged)
+	}
 }
 
 // HAProxy's `option forwardfor` (and any proxy that appends a header line
@@ -311,9 +342,7 @@ func TestProxyMCPWithoutKeyNotOpenedByReverseProxy(t *testing.T) {
 // first makes Header.Get return "": /mcp without a key, reached from the
 // internet through the proxy, counts as this machine's again.
 func TestProxyForwardedEmptyFirstLine(t *testing.T) {
-	upSrv := mcp.NewServer(&mcp.Implementation{Name: "up", Version: "1"}, nil)
-	up := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return upSrv }, nil))
-	t.Cleanup(up.Close)
+	up := toollessUpstream(t)
 	p := startProxy(t, "--upstream", up.URL)
 	for _, hdr := range []string{
 		"X-Forwarded-For: \r\nX-Forwarded-For: 203.0.113.9\r\n", // attacker's empty line, then HAProxy's

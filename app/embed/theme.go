@@ -2,8 +2,10 @@ package embed
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -85,6 +87,47 @@ func browserTakesColor(v string) bool {
 	return !app.IsClient || app.Window().Get("CSS").Call("supports", "color", v).Bool()
 }
 
+// browserLuminance is the relative luminance (WCAG) of the colour v as
+// the browser computes it, when it gives it as rgb() or rgba(): a
+// probe element's computed colour. Browsers without relative colours
+// give the colours of lab(), lch(), oklab() and oklch() in their own
+// notation, which is not read here.
+func browserLuminance(v string) (float64, bool) {
+	if !app.IsClient {
+		return 0, false
+	}
+	doc := app.Window().Get("document")
+	probe := doc.Call("createElement", "span")
+	probe.Get("style").Call("setProperty", "color", v)
+	doc.Get("documentElement").Call("append", probe)
+	computed := app.Window().Call("getComputedStyle", probe).Get("color").String()
+	probe.Call("remove")
+	inner, ok := strings.CutPrefix(computed, "rgb(")
+	if !ok {
+		inner, ok = strings.CutPrefix(computed, "rgba(")
+	}
+	inner, closed := strings.CutSuffix(inner, ")")
+	parts := strings.FieldsFunc(inner, func(r rune) bool { return r == ',' || r == ' ' || r == '/' })
+	if !ok || !closed || len(parts) < 3 {
+		return 0, false
+	}
+	var y float64
+	for i, weight := range []float64{0.2126, 0.7152, 0.0722} {
+		c, err := strconv.ParseFloat(parts[i], 64)
+		if err != nil || c < 0 || c > 255 {
+			return 0, false
+		}
+		c /= 255
+		if c <= 0.04045 {
+			c /= 12.92
+		} else {
+			c = math.Pow((c+0.055)/1.055, 2.4)
+		}
+		y += weight * c
+	}
+	return y, true
+}
+
 // properties maps the theme onto the widget's custom properties (those
 // web/app.css declares on :root). problems say, in plain words, which
 // values were dropped and why, for the host developer's console.
@@ -122,8 +165,17 @@ func (t *Theme) properties() (props map[string]string, problems []string) {
 		// either way. Only where the browser reads relative colours (not
 		// Safari 17, Firefox 115): elsewhere the label would lose its
 		// colour altogether, so the palette's stays.
+		// There, the browser's own reading of the primary as sRGB
+		// (getComputedStyle) picks the label instead, when it gives one.
 		if onPrimary := "lch(from " + c.Primary + " calc((49 - l) * infinity) 0 0)"; browserTakesColor(onPrimary) {
 			props["--fb-on-primary"] = onPrimary
+		} else if y, ok := browserLuminance(c.Primary); ok {
+			// White below the luminance where black and white contrast
+			// equally with it (0.179, lch lightness 49), black above.
+			props["--fb-on-primary"] = "#ffffff"
+			if y > 0.179 {
+				props["--fb-on-primary"] = "#000000"
+			}
 		}
 	}
 	color("background", c.Background, "--fb-bg")

@@ -106,16 +106,23 @@ func openLink(url string) (opened, valid bool) {
 		return true, true
 	}
 	win := app.Window()
-	if parser := win.Get("URL"); parser.Get("canParse").Truthy() && !parser.Call("canParse", url).Bool() {
+	parser := win.Get("URL")
+	canParse := parser.Get("canParse").Truthy()
+	if canParse && !parser.Call("canParse", url).Bool() {
 		return false, false
 	}
-	// A browser without URL.canParse throws instead, which syscall/js
-	// turns into a panic.
+	// A browser without URL.canParse (Safari before 17) throws instead,
+	// which syscall/js turns into a panic: its URL constructor, asked
+	// before a tab opens, or a blank tab would be left behind when
+	// Location.replace refuses the address.
 	defer func() {
 		if recover() != nil {
 			opened, valid = false, false
 		}
 	}()
+	if !canParse {
+		parser.New(url)
+	}
 	if embedded {
 		win.Call("open", url, "_blank", "noopener,noreferrer")
 		return true, true
@@ -206,6 +213,15 @@ func notify(title, body string) {
 	// tab closing its own when nothing waits closes none of another
 	// channel's (a browser matches notifications by tag).
 	opts := map[string]any{"body": body, "tag": "formbridge " + draftChannel}
+	// Chrome on Android, and Safari in an iPhone's Home Screen web app,
+	// grant the permission but refuse a page's own notification (an
+	// exception, which syscall/js turns into a panic that would end the
+	// widget): there it is shown by the page's service worker.
+	defer func() {
+		if recover() != nil {
+			notifyByWorker(title, opts)
+		}
+	}()
 	n := app.Window().Get("Notification").New(title, opts)
 	notified = n
 	// A click brings the widget's tab forward.
@@ -227,6 +243,32 @@ func notify(title, body string) {
 	n.Set("onclose", onClose)
 }
 
+// workerNotified is the tag of a notification the service worker
+// showed (notifyByWorker), "" if none.
+var workerNotified string
+
+// notifyByWorker shows a notification through the page's service worker
+// registration, where the browser allows only that; quietly nothing
+// where there is none or it refuses.
+func notifyByWorker(title string, opts map[string]any) {
+	sw := app.Window().Get("navigator").Get("serviceWorker")
+	if !sw.Truthy() {
+		return
+	}
+	workerNotified, _ = opts["tag"].(string)
+	var show, done app.Func
+	show = app.FuncOf(func(this app.Value, args []app.Value) any {
+		args[0].Call("showNotification", title, opts).Call("then", done, done)
+		return nil
+	})
+	done = app.FuncOf(func(this app.Value, args []app.Value) any {
+		show.Release()
+		done.Release()
+		return nil
+	})
+	sw.Get("ready").Call("then", show)
+}
+
 // unnotify closes the system notification, once no request waits (the
 // last answered in another window, withdrawn or expired): it would
 // otherwise call the person back to nothing.
@@ -235,6 +277,31 @@ func unnotify() {
 		n := notified
 		notified = nil
 		n.Call("close")
+	}
+	if tag := workerNotified; tag != "" {
+		workerNotified = ""
+		sw := app.Window().Get("navigator").Get("serviceWorker")
+		if !sw.Truthy() {
+			return
+		}
+		var find, closeAll, done app.Func
+		find = app.FuncOf(func(this app.Value, args []app.Value) any {
+			args[0].Call("getNotifications", map[string]any{"tag": tag}).Call("then", closeAll).Call("then", done, done)
+			return nil
+		})
+		closeAll = app.FuncOf(func(this app.Value, args []app.Value) any {
+			for i := range args[0].Length() {
+				args[0].Index(i).Call("close")
+			}
+			return nil
+		})
+		done = app.FuncOf(func(this app.Value, args []app.Value) any {
+			find.Release()
+			closeAll.Release()
+			done.Release()
+			return nil
+		})
+		sw.Get("ready").Call("then", find)
 	}
 }
 

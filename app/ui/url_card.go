@@ -92,7 +92,16 @@ func (f *requestCard) renderURLCard() app.UI {
 	if !d.Opened {
 		actions = declineButtons(busy, f.onDecline, f.onSkip, it.ID)
 		if u != nil {
-			actions = append([]app.UI{answerButton("fb-primary", "open", "Open link", busy, f.onOpen, it.ID)}, actions...)
+			// A name that may imitate another site's: opening is not the
+			// suggested step, so Open link looks like the other buttons.
+			// Said by its class, not by app.css asking the card whether
+			// it :has() the strong warning, which Firefox reads only
+			// from 121 (not ESR 115).
+			class := "fb-primary"
+			if u.Lookalike() {
+				class = ""
+			}
+			actions = append([]app.UI{answerButton(class, "open", "Open link", busy, f.onOpen, it.ID)}, actions...)
 		}
 	}
 	return card("fb-card fb-url-card", it, f.onKeyDown,
@@ -131,7 +140,7 @@ func card(class string, it *item, onKeyDown app.EventHandler, body ...app.UI) ap
 // declineButtons are Decline and Skip, the same on both kinds of card.
 // Decline says no (MCP's decline); Skip leaves the request unanswered
 // (MCP's cancel: "dismissed without making an explicit choice"). Not
-// "Skip", which in everyday English also means to reject, nor "Not
+// "Dismiss", which in everyday English also means to reject, nor "Not
 // now", which promises the request will come back.
 func declineButtons(busy bool, onDecline, onSkip app.EventHandler, id string) []app.UI {
 	// The titles say the difference on hover, and to screen readers as

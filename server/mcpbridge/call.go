@@ -63,8 +63,12 @@ func Call(ctx context.Context, o CallOptions) (*mcp.CallToolResult, error) {
 	switch {
 	case err != nil:
 		return nil, fmt.Errorf("calling %s failed: %w", o.Tool, err)
+	case watch.refused() == wire.ActionDecline:
+		return res, fmt.Errorf("%w: they declined", ErrRefused)
 	case watch.refused() != "":
-		return res, fmt.Errorf("%w: they answered %s", ErrRefused, watch.refused())
+		// cancel: the person skipped the question, or nobody answered it
+		// in time (the bridge answers cancel then too).
+		return res, fmt.Errorf("%w: no answer came (cancel: skipped, or it expired)", ErrRefused)
 	case res.IsError:
 		return res, fmt.Errorf("the tool %s reported an error", o.Tool)
 	}

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/netip"
@@ -21,6 +22,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/formbridge/formbridge/server/internal/forwarding"
+	"github.com/formbridge/formbridge/server/internal/ratelog"
 )
 
 // HTTPHost serves the host side of a proxy over Streamable HTTP (mount it
@@ -44,10 +46,11 @@ type HTTPHost struct {
 	// idle. Set it before serving.
 	IdleTimeout time.Duration
 
-	proxy *Proxy
-	cop   *http.CrossOriginProtection
-	dial  func(ctx context.Context) (mcp.Connection, error)
-	ctx   context.Context // ends every session
+	proxy    *Proxy
+	cop      *http.CrossOriginProtection
+	refusals ratelog.Limiter // bounds the log lines of refused requests
+	dial     func(ctx context.Context) (mcp.Connection, error)
+	ctx      context.Context // ends every session
 
 	mu       sync.Mutex
 	sessions map[string]*httpSession
@@ -130,7 +133,7 @@ func (h *HTTPHost) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// cross-origin, and (on loopback) a Host that is not loopback, which is
 	// what a DNS-rebinding page would send.
 	if err := h.cop.Check(r); err != nil {
-		http.Error(w, "cross-origin requests are refused", http.StatusForbidden)
+		h.refuse(w, r, http.StatusForbidden, "MCP host refused: a cross-origin request", "cross-origin requests are refused")
 		return
 	}
 	local, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
@@ -140,18 +143,18 @@ func (h *HTTPHost) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// With an API key a rebinding page cannot get in (it does not know
 	// the key), and a reverse proxy on this machine passes the public Host.
 	if onLoopback && h.APIKey == "" && !isLoopback(r.Host) {
-		http.Error(w, fmt.Sprintf("refused: Host %q is not this machine", r.Host), http.StatusForbidden)
+		h.refuse(w, r, http.StatusForbidden, "MCP host refused: Host is not this machine", fmt.Sprintf("refused: Host %q is not this machine", r.Host))
 		return
 	}
 	switch {
 	case h.APIKey != "":
 		if !bearerMatches(r, h.APIKey) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="formbridge"`)
-			http.Error(w, "send the proxy's API key as Authorization: Bearer <key>", http.StatusUnauthorized)
+			h.refuse(w, r, http.StatusUnauthorized, "MCP host refused: wrong or missing API key", "send the proxy's API key as Authorization: Bearer <key>")
 			return
 		}
 	case !onLoopback:
-		http.Error(w, "this proxy serves MCP hosts on other machines only with an API key (--api-key)", http.StatusForbidden)
+		h.refuse(w, r, http.StatusForbidden, "MCP host refused: another machine, and no --api-key", "this proxy serves MCP hosts on other machines only with an API key (--api-key)")
 		return
 	}
 	// The go-sdk bounds bodies in its handler, not in the transport this
@@ -304,6 +307,14 @@ func isLoopback(addr string) bool {
 	}
 	ip, err := netip.ParseAddr(host)
 	return err == nil && ip.IsLoopback()
+}
+
+// refuse answers status with text, and logs why (reason, a constant) at
+// most ratelog.PerWindow times a minute: anyone who reaches /mcp can
+// cause one; never the key sent.
+func (h *HTTPHost) refuse(w http.ResponseWriter, r *http.Request, status int, reason, text string) {
+	h.refusals.Log(h.proxy.logger(), slog.LevelWarn, reason, "status", status, "remote", forwarding.Remote(r))
+	http.Error(w, text, status)
 }
 
 // Wait blocks until every session's relay has ended (after ctx ended).

@@ -23,4 +23,13 @@ self.addEventListener("activate", (event) => {
       .then(() => self.clients.claim())
   );
 });
+// Where a page may not show its own notification (Chrome on Android, an
+// iPhone's Home Screen web app), the widget shows it through this worker
+// (app/ui, notifyByWorker): a tap brings the widget's tab forward.
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  event.waitUntil(
+    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((tabs) => tabs[0] && tabs[0].focus())
+  );
+});
 `
