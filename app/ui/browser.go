@@ -256,6 +256,9 @@ func notifyByWorker(title string, opts map[string]any) {
 		return
 	}
 	workerNotified, _ = opts["tag"].(string)
+	// The worker's notificationclick brings forward the tab at this
+	// address, not merely the origin's most recently used one.
+	opts["data"] = map[string]any{"url": app.Window().Get("location").Get("href").String()}
 	var show, done app.Func
 	show = app.FuncOf(func(this app.Value, args []app.Value) any {
 		args[0].Call("showNotification", title, opts).Call("then", done, done)

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -186,5 +187,61 @@ func TestForcedColorsOpenRequestWithoutHas(t *testing.T) {
 	}
 	if got := eval[string](t, ctx, `getComputedStyle(document.querySelector('.fb-queue-item[aria-current="true"]')).outlineStyle`); got != "solid" {
 		t.Errorf("the open request's row in the list has outline %q in forced colours; want solid", got)
+	}
+}
+
+// TestWorkerNotificationClickFocusesWidget: on a phone (the page may not
+// construct its own notification) the widget shows it through the
+// service worker. The person has another page of the same origin open
+// and used it last (the demo panel; a host site's own pages where the
+// widget is built into it). Tapping the notification must bring forward
+// the widget's tab, the one that asks, not whichever tab of the origin
+// the browser lists first (clients.matchAll lists the most recently
+// focused first).
+func TestWorkerNotificationClickFocusesWidget(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	runFirst(t, ctx, illegalNotification+`
+window.__shown = [];
+ServiceWorkerRegistration.prototype.showNotification = function (title, opts) {
+	window.__shown.push({title, opts});
+	return Promise.resolve();
+};
+ServiceWorkerRegistration.prototype.getNotifications = function () { return Promise.resolve([]); };`)
+	// The worker script is run in the page below (new Function).
+	if _, err := chromedp.Call(ctx, page.SetBypassCSP, page.SetBypassCSPParams{Enabled: true}); err != nil {
+		t.Fatal(err)
+	}
+	openWidget(t, ctx, b)
+	b.Elicit(t, noteQuestion, nil)
+	waitJS(t, ctx, "the worker's notification", `window.__shown.length > 0`)
+	// The worker's own script, run against stand-ins for its global:
+	// two tabs of the origin, the other page focused last.
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(async () => {
+		const src = await (await fetch("/app-worker.js")).text();
+		const handlers = {};
+		let focused = "none";
+		const other = {url: location.origin + "/demo/", focus() { focused = "the other page"; return Promise.resolve(this); }};
+		const widget = {url: location.href, focus() { focused = "the widget"; return Promise.resolve(this); }};
+		const self = {
+			addEventListener(type, fn) { handlers[type] = fn; },
+			clients: {matchAll: () => Promise.resolve([other, widget]), claim: () => Promise.resolve(), openWindow: () => Promise.resolve(null)},
+			registration: {},
+		};
+		new Function("self", "caches", src)(self, {keys: () => Promise.resolve([])});
+		const shown = window.__shown[window.__shown.length - 1];
+		let wait = Promise.resolve();
+		handlers.notificationclick({
+			notification: {title: shown.title, tag: shown.opts.tag, body: shown.opts.body, data: shown.opts.data ?? null, close() {}},
+			waitUntil(p) { wait = p; },
+		});
+		await wait;
+		return focused;
+	})()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != "the widget" {
+		t.Errorf("tapping the worker's notification brought forward %s; want the widget's tab", got)
 	}
 }

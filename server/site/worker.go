@@ -29,7 +29,11 @@ self.addEventListener("activate", (event) => {
 self.addEventListener("notificationclick", (event) => {
   event.notification.close();
   event.waitUntil(
-    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((tabs) => tabs[0] && tabs[0].focus())
+    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((tabs) => {
+      const url = event.notification.data && event.notification.data.url;
+      const tab = tabs.find((t) => t.url === url);
+      return tab && tab.focus();
+    })
   );
 });
 `
