@@ -251,25 +251,11 @@ var workerNotified string
 // registration, where the browser allows only that; quietly nothing
 // where there is none or it refuses.
 func notifyByWorker(title string, opts map[string]any) {
-	sw := app.Window().Get("navigator").Get("serviceWorker")
-	if !sw.Truthy() {
-		return
-	}
 	workerNotified, _ = opts["tag"].(string)
 	// The worker's notificationclick brings forward the tab at this
 	// address, not merely the origin's most recently used one.
 	opts["data"] = map[string]any{"url": app.Window().Get("location").Get("href").String()}
-	var show, done app.Func
-	show = app.FuncOf(func(this app.Value, args []app.Value) any {
-		args[0].Call("showNotification", title, opts).Call("then", done, done)
-		return nil
-	})
-	done = app.FuncOf(func(this app.Value, args []app.Value) any {
-		show.Release()
-		done.Release()
-		return nil
-	})
-	sw.Get("ready").Call("then", show)
+	viaWorker(func(reg app.Value) { await(reg.Call("showNotification", title, opts)) })
 }
 
 // unnotify closes the system notification, once no request waits (the
@@ -283,29 +269,74 @@ func unnotify() {
 	}
 	if tag := workerNotified; tag != "" {
 		workerNotified = ""
-		sw := app.Window().Get("navigator").Get("serviceWorker")
-		if !sw.Truthy() {
-			return
-		}
-		var find, closeAll, done app.Func
-		find = app.FuncOf(func(this app.Value, args []app.Value) any {
-			args[0].Call("getNotifications", map[string]any{"tag": tag}).Call("then", closeAll).Call("then", done, done)
-			return nil
-		})
-		closeAll = app.FuncOf(func(this app.Value, args []app.Value) any {
-			for i := range args[0].Length() {
-				args[0].Index(i).Call("close")
+		viaWorker(func(reg app.Value) {
+			if shown, ok := await(reg.Call("getNotifications", map[string]any{"tag": tag})); ok {
+				for i := range shown.Length() {
+					shown.Index(i).Call("close")
+				}
 			}
-			return nil
 		})
-		done = app.FuncOf(func(this app.Value, args []app.Value) any {
-			find.Release()
-			closeAll.Release()
-			done.Release()
-			return nil
-		})
-		sw.Get("ready").Call("then", find)
 	}
+}
+
+// workerSteps runs the service worker's notification steps one after
+// another, in the order they were asked for: a close must not look for
+// a notification before the show it follows has shown it.
+var workerSteps chan func()
+
+// viaWorker queues step, to run with the page's service worker
+// registration once it is ready; nothing when the page has no worker,
+// or when steps have piled up behind one that never is.
+func viaWorker(step func(reg app.Value)) {
+	sw := app.Window().Get("navigator").Get("serviceWorker")
+	if !sw.Truthy() {
+		return
+	}
+	if workerSteps == nil {
+		workerSteps = make(chan func(), 8)
+		go func() {
+			for step := range workerSteps {
+				step()
+			}
+		}()
+	}
+	select {
+	case workerSteps <- func() {
+		defer func() { recover() }() // a call the browser refuses throws
+		if reg, ok := await(sw.Get("ready")); ok {
+			step(reg)
+		}
+	}:
+	default:
+	}
+}
+
+// await waits for the promise p to settle and returns its value, and
+// whether it was fulfilled. Off the UI goroutine only: it blocks.
+func await(p app.Value) (app.Value, bool) {
+	type settled struct {
+		value app.Value
+		ok    bool
+	}
+	done := make(chan settled, 1)
+	var fulfilled, rejected app.Func
+	fulfilled = app.FuncOf(func(this app.Value, args []app.Value) any {
+		v := app.Undefined()
+		if len(args) > 0 {
+			v = args[0]
+		}
+		done <- settled{v, true}
+		return nil
+	})
+	rejected = app.FuncOf(func(this app.Value, args []app.Value) any {
+		done <- settled{app.Undefined(), false}
+		return nil
+	})
+	p.Call("then", fulfilled, rejected)
+	r := <-done
+	fulfilled.Release()
+	rejected.Release()
+	return r.value, r.ok
 }
 
 // localInputValue turns an RFC 3339 date-time (a schema's default) into

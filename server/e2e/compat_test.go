@@ -203,17 +203,20 @@ func TestWorkerNotificationClickFocusesWidget(t *testing.T) {
 	ctx := NewBrowser(t)
 	runFirst(t, ctx, illegalNotification+`
 window.__shown = [];
+window.__closed = [];
 ServiceWorkerRegistration.prototype.showNotification = function (title, opts) {
 	window.__shown.push({title, opts});
 	return Promise.resolve();
 };
-ServiceWorkerRegistration.prototype.getNotifications = function () { return Promise.resolve([]); };`)
+ServiceWorkerRegistration.prototype.getNotifications = function (filter) {
+	return Promise.resolve(window.__shown.filter((n) => n.opts.tag === filter.tag).map((n) => ({close() { window.__closed.push(n.opts.tag); }})));
+};`)
 	// The worker script is run in the page below (new Function).
 	if _, err := chromedp.Call(ctx, page.SetBypassCSP, page.SetBypassCSPParams{Enabled: true}); err != nil {
 		t.Fatal(err)
 	}
 	openWidget(t, ctx, b)
-	b.Elicit(t, noteQuestion, nil)
+	out := b.Elicit(t, noteQuestion, nil)
 	waitJS(t, ctx, "the worker's notification", `window.__shown.length > 0`)
 	// The worker's own script, run against stand-ins for its global:
 	// two tabs of the origin, the other page focused last.
@@ -244,4 +247,8 @@ ServiceWorkerRegistration.prototype.getNotifications = function () { return Prom
 	if got != "the widget" {
 		t.Errorf("tapping the worker's notification brought forward %s; want the widget's tab", got)
 	}
+	// Answered, nothing waits: the worker's notification is closed.
+	waitForm(t, ctx)
+	sendNote(t, ctx, out)
+	waitJS(t, ctx, "the worker's notification closed", `window.__closed.length === 1 && window.__closed[0] === window.__shown[0].opts.tag`)
 }
