@@ -199,8 +199,8 @@ func askNotificationPermission(ctx app.Context, done func(ctx app.Context, permi
 	n.Call("requestPermission").Call("then", then)
 }
 
-// notified is the system notification on screen, if any: one at a
-// time, since each replaces the last (one tag).
+// notified is the page's own system notification on screen, if any: one
+// at a time, since each replaces the last (one tag per channel).
 var notified app.Value
 
 // notify shows a system notification. Its text is passed as text (the
