@@ -48,10 +48,11 @@ func ipWarning(host string, addr netip.Addr) string {
 	return "This link goes to a numeric address (" + host + ") instead of a website's name."
 }
 
-// oldForm reports whether host is an IPv4 address written otherwise
-// than its usual four numbers.
+// oldForm reports whether host is an address written otherwise than the
+// browser writes it: IPv4 in other than its usual four numbers, IPv6
+// with zeros the browser leaves out ("::0" opens [::]).
 func oldForm(host string, addr netip.Addr) bool {
-	return addr.Is4() && addr.String() != strings.TrimSuffix(host, ".")
+	return !strings.EqualFold(addr.String(), strings.TrimSuffix(host, "."))
 }
 
 // endsInNumber is the URL Standard's "ends in a number": the host's last
