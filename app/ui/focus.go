@@ -45,10 +45,6 @@ func focusOnShow(title, firstField string) {
 // focusInForm reports whether keyboard focus is in a request's form.
 func focusInForm() bool { return focusWithin("form") }
 
-// focusInList reports whether keyboard focus is in the list of requests,
-// which goes when one request is left, and loses a row when one leaves.
-func focusInList() bool { return focusWithin(".fb-queue") }
-
 // focusWithin reports whether keyboard focus is inside an element
 // matching sel.
 func focusWithin(sel string) bool {

@@ -127,7 +127,7 @@ func (w *widget) settle(ctx app.Context, it *item, outcome, action string) {
 	// of the list of requests stays with its request (keepRowFocus).
 	if row := focusedRow(); row != "" {
 		w.keepRowFocus(ctx, row)
-	} else if w.queue.len() == 1 && (it.Draft.Sent != "" || focusInForm()) || focusInList() {
+	} else if w.queue.len() == 1 && (it.Draft.Sent != "" || focusInForm()) {
 		w.refocus(ctx)
 	}
 	if w.selected == it.ID {

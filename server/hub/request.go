@@ -472,7 +472,8 @@ func (c *channel) settleLocked(r *request, res wire.ElicitResult, winner *Sessio
 	if r.url && res.Action != wire.ActionAccept {
 		delete(c.urls, r.parsed.elicitationID()) // nothing will complete it
 	}
-	c.recent.add(r.id, others, elsewhereAction(others, res), res, winner != nil)
+	othersAction := elsewhereAction(others, res)
+	c.recent.add(r.id, others, othersAction, res, winner != nil)
 
 	var othersFrame []byte
 	for s := range c.sessions {
@@ -484,7 +485,7 @@ func (c *channel) settleLocked(r *request, res wire.ElicitResult, winner *Sessio
 			continue
 		}
 		if othersFrame == nil {
-			othersFrame = settledFrame(r.id, others, nil, elsewhereAction(others, res))
+			othersFrame = settledFrame(r.id, others, nil, othersAction)
 		}
 		s.push(othersFrame)
 	}

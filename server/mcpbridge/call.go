@@ -60,12 +60,13 @@ func Call(ctx context.Context, o CallOptions) (*mcp.CallToolResult, error) {
 	}
 	defer cs.Close()
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: o.Tool, Arguments: args})
+	refused := watch.refused()
 	switch {
 	case err != nil:
 		return nil, fmt.Errorf("calling %s failed: %w", o.Tool, err)
-	case watch.refused() == wire.ActionDecline:
+	case refused == wire.ActionDecline:
 		return res, fmt.Errorf("%w: they declined", ErrRefused)
-	case watch.refused() != "":
+	case refused != "":
 		// cancel: the person skipped the question, or nobody answered it
 		// in time (the bridge answers cancel then too).
 		return res, fmt.Errorf("%w: no answer came (cancel: skipped, or it expired)", ErrRefused)

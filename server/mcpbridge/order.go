@@ -211,20 +211,20 @@ type schemaMemory struct {
 	bytes int                 // of the texts in byKey
 }
 
-// orderFreeKey re-encodes v with sorted keys; numbers go through float64
-// on both sides (as the go-sdk decodes them), so equal schemas get equal
-// keys.
-func orderFreeKey(v any) (string, bool) {
+// orderFreeKey is the digest of v re-encoded with sorted keys; numbers go
+// through float64 on both sides (as the go-sdk decodes them), so equal
+// schemas get equal keys.
+func orderFreeKey(v any) ([sha256.Size]byte, bool) {
 	if raw, ok := v.(json.RawMessage); ok {
 		if json.Unmarshal(raw, &v) != nil {
-			return "", false
+			return [sha256.Size]byte{}, false
 		}
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
-		return "", false
+		return [sha256.Size]byte{}, false
 	}
-	return string(b), true
+	return sha256.Sum256(b), true
 }
 
 func (m *schemaMemory) remember(raw json.RawMessage) {
@@ -236,11 +236,10 @@ func (m *schemaMemory) remember(raw json.RawMessage) {
 		return // the bridge refuses it anyway
 	}
 	raw = compact.Bytes()
-	k, ok := orderFreeKey(raw)
+	key, ok := orderFreeKey(raw)
 	if !ok {
 		return
 	}
-	key := sha256.Sum256([]byte(k))
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if old, seen := m.byKey[key]; seen {
@@ -265,6 +264,6 @@ func (m *schemaMemory) recall(v any) (json.RawMessage, bool) {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	raw, ok := m.byKey[sha256.Sum256([]byte(key))]
+	raw, ok := m.byKey[key]
 	return raw, ok
 }
