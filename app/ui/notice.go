@@ -1,10 +1,6 @@
 package ui
 
-import (
-	"time"
-
-	"github.com/maxence-charriere/go-app/v9/pkg/app"
-)
+import "github.com/maxence-charriere/go-app/v9/pkg/app"
 
 // Outcomes shown on notices (data-outcome) besides the bridge's own
 // (wire.Outcome*): a URL-mode request waiting for the other tab, then
@@ -33,7 +29,6 @@ type notice struct {
 	After         string
 	Summary       string // what was asked
 	ElicitationID string // URL mode: the id complete will name
-	At            time.Time
 }
 
 // addNotice puts n first, replacing any notice about the same request.

@@ -145,7 +145,7 @@ func (w *widget) settle(ctx app.Context, it *item, outcome, action string) {
 	// Also for a request missing from a resync: Synced lists exactly
 	// what the bridge holds, so it will not come back.
 	tabStorage.removeItem(draftKey(it.ID))
-	w.addNotice(settledNotice(it, outcome, action, time.Now()))
+	w.addNotice(settledNotice(it, outcome, action))
 	w.updateTitle()
 	// The embedding page hears of every request that leaves, also one
 	// found gone after a reconnect: "unknown" to it, as EMBED.md says.
@@ -156,8 +156,8 @@ func (w *widget) settle(ctx app.Context, it *item, outcome, action string) {
 }
 
 // settledNotice words the notice for a request that left.
-func settledNotice(it *item, outcome, action string, now time.Time) notice {
-	n := notice{RequestID: it.ID, Outcome: outcome, Name: it.Requester(), Summary: it.Summary(), At: now}
+func settledNotice(it *item, outcome, action string) notice {
+	n := notice{RequestID: it.ID, Outcome: outcome, Name: it.Requester(), Summary: it.Summary()}
 	switch outcome {
 	case wire.OutcomeAnswered:
 		switch it.Draft.Sent {
