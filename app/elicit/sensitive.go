@@ -100,12 +100,9 @@ func secretIn(text string) string {
 			return "password"
 		}
 	}
-	ws := words(text)
+	ws := unforbiddenWords(text)
 	if len(ws) == 0 {
 		return ""
-	}
-	for i, w := range ws {
-		ws[i] = strings.ToLower(w)
 	}
 	padded := " " + strings.Join(ws, " ") + " "
 	for _, s := range secretPhrases {
@@ -127,6 +124,46 @@ func secretIn(text string) string {
 		return "access token"
 	}
 	return ""
+}
+
+// handOverVerbs are the verbs of a prohibition that forbids giving
+// something: "do not give us your phone number, pin, or other sensitive
+// info" names a PIN only to forbid it.
+var handOverVerbs = []string{"give", "enter", "type", "share", "include", "send", "provide", "put", "write", "paste", "use", "tell", "add", "post"}
+
+// unforbiddenWords is text's words, lower case, without what a
+// prohibition forbids: each sentence or bracket is cut at "do not",
+// "don't" or "never" followed by a verb of handing over. The reference
+// "everything" server's favourite-number field says "(do not give us
+// your phone number, pin, or other sensitive info)", and a warning over
+// it was a false alarm in the form every client is tried with. Only the
+// prohibition's own sentence loses it: a title, a name or another
+// sentence that names the secret is still found. A server set on
+// dodging the warning could always word around it; this is for honest
+// ones.
+func unforbiddenWords(text string) []string {
+	var out []string
+	for _, part := range strings.FieldsFunc(text, func(r rune) bool { return strings.ContainsRune(".!?;()[]\n", r) }) {
+		ws := words(part)
+		for i, w := range ws {
+			ws[i] = strings.ToLower(w)
+		}
+		for i := range ws {
+			n := 0
+			switch {
+			case ws[i] == "never":
+				n = 1
+			case ws[i] == "do" && i+1 < len(ws) && ws[i+1] == "not", ws[i] == "don" && i+1 < len(ws) && ws[i+1] == "t":
+				n = 2
+			}
+			if n > 0 && i+n < len(ws) && containsString(handOverVerbs, ws[i+n]) {
+				ws = ws[:i]
+				break
+			}
+		}
+		out = append(out, ws...)
+	}
+	return out
 }
 
 func containsString(list []string, s string) bool {

@@ -48,6 +48,12 @@ func TestSensitive(t *testing.T) {
 	add("french", "p", str("Mot de passe", ""), "password")
 	add("chinese", "p", str("请输入密码", ""), "password")
 	add("recovery words", "x", str("", "The recovery seed words of your wallet"), "private key")
+	// A prohibition names a secret only to forbid it, in its own sentence
+	// or bracket; a title, a name or another sentence that asks still counts.
+	add("asked beside a prohibition", "x", str("", "Your PIN (do not share it with anyone)"), "PIN")
+	add("title asks, description forbids sharing", "x", str("PIN", "Never share your PIN"), "PIN")
+	add("forgetting is not handing over", "x", str("", "Do not forget your password"), "password")
+	add("asked after a prohibition", "x", str("", "Never give us your password. Type your password here"), "password")
 	// Not asked for: none may be flagged.
 	add("random seed", "seed", str("Random seed", "For a repeatable run"), "")
 	add("italian word", "x", str("Una parola", ""), "")
@@ -67,6 +73,11 @@ func TestSensitive(t *testing.T) {
 	add("a choice cannot carry a secret", "password_strength", `{"type":"string","enum":["weak","strong"]}`, "")
 	add("a yes or no cannot carry a secret", "remember_password", `{"type":"boolean"}`, "")
 	add("plain name", "fullName", str("Full name", "As on your passport"), "")
+	// The reference "everything" server's integer (modelcontextprotocol/servers,
+	// src/everything/tools/trigger-elicitation-request.ts).
+	add("forbidden in brackets", "integer", `{"type":"integer","title":"Integer","description":"Your favorite integer (do not give us your phone number, pin, or other sensitive info)"}`, "")
+	add("notes that forbid secrets", "x", str("Notes", "Anything else? Do not include passwords or API keys"), "")
+	add("don't", "x", str("Comment", "Don't paste your API key here"), "")
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
