@@ -86,7 +86,17 @@ func (w *widget) renderNotices() app.UI {
 			el("div", "fb-actions", buttons...),
 		).DataSet("outcome", n.Outcome).DataSet("request-id", id)
 	}
-	// One live region for all notices, present from the start, so screen
-	// readers announce each new one politely.
-	return elem("div", "fb-notices", rows...).Aria("live", "polite")
+	// Not a live region: each notice is said once, when it comes, by
+	// focus or in the widget's status region (widget.arrival; see settle).
+	return el("div", "fb-notices", rows...)
+}
+
+// spoken is the notice in words for the status region: its sentence and
+// what was asked.
+func (n notice) spoken() string {
+	s := n.Before + n.Name + n.After
+	if n.Summary != "" {
+		s += " " + n.Summary
+	}
+	return s
 }

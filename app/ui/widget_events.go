@@ -68,8 +68,9 @@ func (w *widget) onRequest(ctx app.Context, id string, params wire.ElicitParams,
 	// One that waits behind the open one, or that may not take focus
 	// (focusOnShow), is said in a live region instead. Not the ones the
 	// bridge replays as the page connects: they are not news, and the
-	// list's heading counts them. settle empties the region, so the
-	// next arrival's words are new even when they read the same.
+	// list's heading counts them. settle replaces the region's words
+	// (with its notice's, or none), so the next arrival's words are new
+	// even when they read the same.
 	if w.synced && (w.selected != it.ID || !mayTakeFocus()) {
 		w.arrival = "New request from " + it.Requester() + ". " + waitingWords(w.queue.len()) + "."
 	}
@@ -125,10 +126,12 @@ func (w *widget) settle(ctx app.Context, it *item, outcome, action string) {
 	// answer (Send and the rest are disabled meanwhile, which blurs
 	// them), or one called off while they were in it. Focus on an entry
 	// of the list of requests stays with its request (keepRowFocus).
+	focusToNotice := false
 	if row := focusedRow(); row != "" {
 		w.keepRowFocus(ctx, row)
 	} else if w.queue.len() == 1 && (it.Draft.Sent != "" || focusInForm()) {
 		w.refocus(ctx)
+		focusToNotice = mayTakeFocus()
 	}
 	if w.selected == it.ID {
 		w.selected = ""
@@ -140,12 +143,23 @@ func (w *widget) settle(ctx app.Context, it *item, outcome, action string) {
 	if w.queue.len() == 0 {
 		unnotify()
 	}
-	w.arrival = ""
 	w.requestsMoved()
 	// Also for a request missing from a resync: Synced lists exactly
 	// what the bridge holds, so it will not come back.
 	tabStorage.removeItem(draftKey(it.ID))
-	w.addNotice(settledNotice(it, outcome, action))
+	n := settledNotice(it, outcome, action)
+	w.addNotice(n)
+	// A notice is said once: by focus when focus moves to it, else in
+	// the page's status region (arrival), which is always in the
+	// accessibility tree. The notices' own box is display: none while
+	// empty, so its first notice was news to no screen reader; and
+	// go-app reuses its rows by position, so a live region there read
+	// every older notice again with each new one. A notice's words
+	// differ from any arrival's, so an arrival after them is news again.
+	w.arrival = ""
+	if !focusToNotice {
+		w.arrival = n.spoken()
+	}
 	w.updateTitle()
 	// The embedding page hears of every request that leaves, also one
 	// found gone after a reconnect: "unknown" to it, as EMBED.md says.
@@ -289,6 +303,7 @@ func (w *widget) onComplete(p *wire.CompleteParams) {
 		if n.Outcome == outcomeWaiting && n.ElicitationID != "" && n.ElicitationID == p.ElicitationID {
 			n.Outcome = outcomeCompleted
 			n.Before, n.After = "Finished. ", " knows you completed the step in the other tab."
+			w.arrival = n.spoken()
 			return
 		}
 	}
