@@ -73,6 +73,7 @@ func (f *Field) collect(raw []string, opts *CollectOptions) (any, *FieldError) {
 	}
 	switch f.Kind {
 	case KindNumber, KindInteger:
+		s = decimalPoint(s)
 		if !isJSONNumber(s) {
 			fe := f.fail(CodeNotANumber)
 			if f.Kind == KindInteger {
@@ -82,6 +83,9 @@ func (f *Field) collect(raw []string, opts *CollectOptions) (any, *FieldError) {
 				// "1,250.00", "€1250", "1 250": a number as people write
 				// it, which "Enter a number" would not explain.
 				fe.Message = "Use digits only, without commas, spaces or other signs"
+				if f.Kind == KindNumber {
+					fe.Message = "Use digits only, and a point for decimals (like 1250.5), without commas, spaces or other signs"
+				}
 			}
 			return nil, fe
 		}
@@ -159,6 +163,20 @@ func (f *Field) collectMulti(raw []string) (any, *FieldError) {
 }
 
 // notNumberRune reports whether r can appear in no JSON number.
+// decimalPoint reads a decimal comma as the point: "1,5" is 1.5. A
+// phone's decimal pad in much of Europe has a comma and no point, so a
+// person there cannot type "1.5" at all. Only a comma that cannot group
+// thousands: the only one, with no point, and not three digits after it
+// ("1,250" is 1250 in English and 1.25 in German, and is left for the
+// person to write plainly).
+func decimalPoint(s string) string {
+	whole, frac, ok := strings.Cut(s, ",")
+	if !ok || len(frac) == 3 || strings.ContainsAny(frac, ",") || strings.Contains(s, ".") {
+		return s
+	}
+	return whole + "." + frac
+}
+
 func notNumberRune(r rune) bool {
 	return (r < '0' || r > '9') && !strings.ContainsRune(".+-eE", r)
 }

@@ -190,14 +190,47 @@ func mergeInputs(a, b Inputs) Inputs {
 	return out
 }
 
+// A decimal comma, which is all a phone's decimal pad offers in much of
+// Europe, is read as the point where it cannot be a thousands separator.
+func TestCollectDecimalComma(t *testing.T) {
+	form := mustParse(t, `{"type":"object","properties":{"amount":{"type":"number"}}}`)
+	for _, tt := range []struct {
+		typed string
+		want  any // the number sent, or the message shown
+	}{
+		{"1,5", 1.5},
+		{"0,25", 0.25},
+		{"-12,75", -12.75},
+		{"1250,5", 1250.5},
+		{"3,1416", 3.1416},
+		{"1,250", "Use digits only, and a point for decimals (like 1250.5), without commas, spaces or other signs"},
+		{"1.250,5", "Use digits only, and a point for decimals (like 1250.5), without commas, spaces or other signs"},
+		{"1,2,3", "Use digits only, and a point for decimals (like 1250.5), without commas, spaces or other signs"},
+		{",5", "Enter a number"},
+		{"1,", "Enter a number"},
+	} {
+		content, errs := form.Collect(Inputs{"amount": {tt.typed}}, nil)
+		var got any = content["amount"]
+		if len(errs) > 0 {
+			got = errs[0].Message
+		}
+		if got != tt.want {
+			t.Errorf("typed %q: got %v; want %v", tt.typed, got, tt.want)
+		}
+	}
+}
+
 // A number typed the way people write amounts ("1,250.00", "€1250",
 // "1 250") is told what to change, not "Enter a number", which it is to
 // the person who typed it. Text that is no number at all keeps the range.
 func TestCollectNumberAsPeopleWriteIt(t *testing.T) {
 	form := mustParse(t, `{"type":"object","properties":{"amount":{"type":"number","minimum":0,"maximum":5000},"copies":{"type":"integer","minimum":1}}}`)
 	for _, tt := range []struct{ amount, copies, wantAmount, wantCopies string }{
-		{"1,250.00", "1,000", "Use digits only, without commas, spaces or other signs", "Use digits only, without commas, spaces or other signs"},
-		{"€1250", "2 000", "Use digits only, without commas, spaces or other signs", "Use digits only, without commas, spaces or other signs"},
+		{"1,250.00", "1,000", "Use digits only, and a point for decimals (like 1250.5), without commas, spaces or other signs", "Use digits only, without commas, spaces or other signs"},
+		{"€1250", "2 000", "Use digits only, and a point for decimals (like 1250.5), without commas, spaces or other signs", "Use digits only, without commas, spaces or other signs"},
+		// Three digits after a lone comma group thousands in English and
+		// are decimals in German: not guessed.
+		{"1,250", "1,5", "Use digits only, and a point for decimals (like 1250.5), without commas, spaces or other signs", "Enter a whole number that is 1 or more"},
 		{"1.2.3", "1.5", "Enter a number between 0 and 5000", "Enter a whole number that is 1 or more"},
 	} {
 		_, errs := form.Collect(Inputs{"amount": {tt.amount}, "copies": {tt.copies}}, nil)

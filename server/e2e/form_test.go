@@ -114,6 +114,8 @@ func TestOptionalFieldsOmitted(t *testing.T) {
 // TestNumberNotUnderstood: a number the person typed that cannot be read
 // ("12e") is shown as a problem and stops Send; it is never dropped from
 // the answer as if the field were empty (as <input type=number> would).
+// A decimal comma, all a phone's decimal pad has in much of Europe, is
+// read as the point.
 func TestNumberNotUnderstood(t *testing.T) {
 	b := StartBridge(t, nil)
 	ctx := NewBrowser(t)
@@ -130,11 +132,11 @@ func TestNumberNotUnderstood(t *testing.T) {
 	if got := eval[string](t, ctx, `document.querySelector('[data-field="budget"] input').value`); got != "12e" {
 		t.Errorf("the box holds %q; want the text as typed", got)
 	}
-	setValue(t, ctx, field("budget", "input"), "12")
+	setValue(t, ctx, field("budget", "input"), "12,5")
 	// The problem and the summary above the form leave, moving Send.
 	do(t, ctx, "the problem leaves", chromedp.WaitNotPresent(chromedp.CSS(`.fb-error`)))
 	do(t, ctx, "send again", chromedp.Click(action("accept")))
-	wantResult(t, await(t, ctx, out), `{"action":"accept","content":{"name":"Ada","budget":12}}`)
+	wantResult(t, await(t, ctx, out), `{"action":"accept","content":{"name":"Ada","budget":12.5}}`)
 }
 
 // answerWith shows a request with one required text field, focused as
