@@ -18,6 +18,11 @@ type CollectOptions struct {
 	// shows: the hour skipped when summer time starts. Such a time has no
 	// offset to send it with; nil means none is skipped.
 	Skipped func(local time.Time) bool
+	// PointGroupsThousands is true where the person's locale writes
+	// thousands with a point ("1.250" is 1250 in Germany and Brazil): a
+	// whole number grouped so ("1.250", "12.500.000") is then refused
+	// with words on how to write it, not read as decimals.
+	PointGroupsThousands bool
 }
 
 // Collect turns the raw inputs of a form, as a browser gives them, into
@@ -73,19 +78,17 @@ func (f *Field) collect(raw []string, opts *CollectOptions) (any, *FieldError) {
 	}
 	switch f.Kind {
 	case KindNumber, KindInteger:
-		s = decimalPoint(s)
-		if !isJSONNumber(s) {
+		s = decimalPoint(westernDigits(s))
+		pointGroups := opts != nil && opts.PointGroupsThousands
+		if !isJSONNumber(s) || pointGroups && groupedByPoint(s) {
 			fe := f.fail(CodeNotANumber)
 			if f.Kind == KindInteger {
 				fe = f.fail(CodeNotInteger)
 			}
-			if strings.ContainsFunc(s, notNumberRune) {
+			if strings.ContainsFunc(s, notNumberRune) || pointGroups && strings.Contains(s, ".") {
 				// "1,250.00", "€1250", "1 250": a number as people write
 				// it, which "Enter a number" would not explain.
-				fe.Message = "Use digits only, without commas, spaces or other signs"
-				if f.Kind == KindNumber {
-					fe.Message = "Use digits only, and a point for decimals (like 1250.5), without commas, spaces or other signs"
-				}
+				fe.Message = writtenNumberMessage(f.Kind, pointGroups)
 			}
 			return nil, fe
 		}
@@ -175,6 +178,61 @@ func decimalPoint(s string) string {
 		return s
 	}
 	return whole + "." + frac
+}
+
+// writtenNumberMessage tells a person who typed a number as people
+// write them how to write it here, in the separators of their locale.
+func writtenNumberMessage(kind Kind, pointGroups bool) string {
+	switch {
+	case kind == KindInteger && pointGroups:
+		return "Use digits only, without points, spaces or other signs"
+	case kind == KindInteger:
+		return "Use digits only, without commas, spaces or other signs"
+	case pointGroups:
+		return "Use digits only, and a comma for decimals (like 1250,5), without points, spaces or other signs"
+	}
+	return "Use digits only, and a point for decimals (like 1250.5), without commas, spaces or other signs"
+}
+
+// westernDigits writes the digits of other scripts as the digits 0-9:
+// a Japanese IME's full-width "１２．５", an Arabic keyboard's "١٢٫٥", a
+// Persian one's "۱۲۵۰", Devanagari "१२५०". Each has one reading.
+func westernDigits(s string) string {
+	return strings.Map(func(r rune) rune {
+		for _, zero := range [...]rune{'０', '٠', '۰', '०'} {
+			if r >= zero && r <= zero+9 {
+				return r - zero + '0'
+			}
+		}
+		switch r {
+		case '．', '٫':
+			return '.'
+		case '，':
+			return ','
+		case '－', '−':
+			return '-'
+		case '＋':
+			return '+'
+		}
+		return r
+	}, s)
+}
+
+// groupedByPoint reports whether s reads as a whole number with its
+// thousands grouped by points ("1.250", "12.500.000") where the point
+// groups thousands: one to three digits, then groups of three.
+func groupedByPoint(s string) bool {
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "-"), "+")
+	head, rest, ok := strings.Cut(s, ".")
+	if !ok || len(head) == 0 || len(head) > 3 || head[0] == '0' {
+		return false
+	}
+	for _, g := range strings.Split(rest, ".") {
+		if len(g) != 3 || strings.Trim(g, "0123456789") != "" {
+			return false
+		}
+	}
+	return strings.Trim(head, "0123456789") == ""
 }
 
 func notNumberRune(r rune) bool {

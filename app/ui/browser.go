@@ -77,7 +77,22 @@ func localDate(local time.Time) app.Value {
 
 // collectOptions reads a datetime-local control's answer as the
 // person's wall clock means it.
-var collectOptions = &elicit.CollectOptions{UTCOffset: utcOffset, Skipped: skippedTime}
+var collectOptions = &elicit.CollectOptions{UTCOffset: utcOffset, Skipped: skippedTime, PointGroupsThousands: pointGroupsThousands()}
+
+// pointGroupsThousands reports whether the browser's locale writes
+// thousands with a point (de, pt-BR, id, tr, it, es…: "1.000.000").
+func pointGroupsThousands() bool {
+	if !app.IsClient {
+		return false
+	}
+	parts := app.Window().Get("Intl").Get("NumberFormat").New().Call("formatToParts", 1000000)
+	for i := range parts.Length() {
+		if p := parts.Index(i); p.Get("type").String() == "group" {
+			return p.Get("value").String() == "."
+		}
+	}
+	return false
+}
 
 // focusElement moves keyboard focus to the element with id.
 func focusElement(id string) {
@@ -212,7 +227,10 @@ func notify(title, body string) {
 	// One notification per channel: a new one replaces the last, and a
 	// tab closing its own when nothing waits closes none of another
 	// channel's (a browser matches notifications by tag).
-	opts := map[string]any{"body": body, "tag": "formbridge " + draftChannel}
+	// The body is an English sentence: laid out left to right even when
+	// a server's name in it is Hebrew or Arabic (a notification's
+	// direction is otherwise taken from its first letter).
+	opts := map[string]any{"body": body, "tag": "formbridge " + draftChannel, "dir": "ltr"}
 	// Chrome on Android, and Safari in an iPhone's Home Screen web app,
 	// grant the permission but refuse a page's own notification (an
 	// exception, which syscall/js turns into a panic that would end the

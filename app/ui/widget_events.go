@@ -75,7 +75,9 @@ func (w *widget) onRequest(ctx app.Context, id string, params wire.ElicitParams,
 		w.arrival = "New request from " + it.Requester() + ". " + waitingWords(w.queue.len()) + "."
 	}
 	if pageHidden() {
-		notify("New request", it.Requester()+" is asking you something.")
+		// The name is isolated (FSI … PDI) so a right-to-left one does
+		// not carry the words after it along.
+		notify("New request", "\u2068"+it.Requester()+"\u2069 is asking you something.")
 	}
 }
 
