@@ -79,7 +79,10 @@ func (f *Field) collect(raw []string, opts *CollectOptions) (any, *FieldError) {
 	switch f.Kind {
 	case KindNumber, KindInteger:
 		s = decimalPoint(westernDigits(s))
-		pointGroups := opts != nil && opts.PointGroupsThousands
+		// The server's own default, untouched, is sent as it wrote it,
+		// even where "1.125" would be read as thousands.
+		d, isDefault := f.typedDefault().(float64)
+		pointGroups := opts != nil && opts.PointGroupsThousands && !(isDefault && formatNumber(d) == s)
 		if !isJSONNumber(s) || pointGroups && groupedByPoint(s) {
 			fe := f.fail(CodeNotANumber)
 			if f.Kind == KindInteger {

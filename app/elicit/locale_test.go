@@ -66,3 +66,16 @@ func TestCollectLocalNumberMessages(t *testing.T) {
 		}
 	}
 }
+
+// A number default the server wrote, left as shown, is sent where the
+// point groups thousands too: the person typed nothing to ask about.
+func TestCollectLocalNumberDefault(t *testing.T) {
+	form := mustParse(t, `{"type":"object","properties":{"rate":{"type":"number","default":1.125}}}`)
+	content, errs := form.Collect(form.Initial(), &CollectOptions{PointGroupsThousands: true})
+	if len(errs) > 0 || content["rate"] != 1.125 {
+		t.Errorf("the untouched default 1.125 gave %v %v; want 1.125", content, errs)
+	}
+	if _, errs := form.Collect(Inputs{"rate": {"2.125"}}, &CollectOptions{PointGroupsThousands: true}); len(errs) == 0 {
+		t.Errorf("\"2.125\" typed where the point groups thousands was read as a decimal")
+	}
+}
