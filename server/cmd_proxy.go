@@ -105,8 +105,10 @@ Examples:
 		go func() { relayErr <- proxyStdio(ctx, proxy, up, stdin, stdout) }()
 	}
 	var result error
+	relayDone := false
 	select {
 	case err := <-relayErr:
+		relayDone = true
 		// The host hung up (done) or the server died (an error): either
 		// way this proxy has nothing left to do.
 		if err != nil && !errors.Is(err, context.Canceled) {
@@ -117,6 +119,13 @@ Examples:
 	}
 	if err := r.wait(ctx); err != nil && result == nil {
 		result = err
+	}
+	if !*noStdio && !relayDone {
+		// Stopped by a signal: the relay is still ending the server (its
+		// stdin closed, then SIGTERM): returning now would exit and leave
+		// it running, orphaned.
+		cancel()
+		<-relayErr
 	}
 	return result
 }

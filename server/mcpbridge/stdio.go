@@ -108,7 +108,11 @@ type subprocess struct {
 	proc   *process
 }
 
-const terminateAfter = 5 * time.Second
+// A host stopping this process gives it about 2 s before SIGKILL (the
+// TypeScript SDK's StdioClientTransport.close: 2 s after stdin ends, 2 s
+// after SIGTERM), and a process killed leaves its server running: each
+// step must fit well inside that.
+const terminateAfter = 700 * time.Millisecond
 
 func (s *subprocess) Write(p []byte) (int, error) { return s.stdin.Write(p) }
 
