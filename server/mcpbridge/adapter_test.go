@@ -380,3 +380,36 @@ func TestAsRPCErrorKeepsTheCause(t *testing.T) {
 		t.Errorf("asRPCError(code 0) = %#v; want -32603 with its message", got)
 	}
 }
+
+// A server that never says its URL elicitation completed, and answers
+// -32042 until the person has finished: NewClient asks the person once
+// and sends the call again after growing waits until it goes through.
+func TestNewClientURLRequiredRetriesUntilReady(t *testing.T) {
+	t.Parallel()
+	var calls atomic.Int32
+	srv := calendarServer(&calls, 2)
+	p := &person{answer: accepting(nil)}
+	st, ct := mcp.NewInMemoryTransports()
+	if _, err := srv.Connect(context.Background(), st, nil); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cs, err := NewClient(&mcp.Implementation{Name: "h", Version: "1"}, p, "default", nil).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if got := callText(t, cs, "sync"); got != "synced" {
+		t.Errorf("host got %q", got)
+	}
+	if n := calls.Load(); n != 3 {
+		t.Errorf("the server saw %d calls, want 3", n)
+	}
+	if a := p.seen(); len(a) != 1 {
+		t.Errorf("the person was asked %d times, want once", len(a))
+	}
+	if d := p.done(); len(d) != 1 || d[0] != "default/cal-1" {
+		t.Errorf("widgets were told %v completed, want [default/cal-1]", d)
+	}
+}

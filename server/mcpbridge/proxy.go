@@ -69,6 +69,8 @@ func (p *Proxy) Serve(ctx context.Context, host, upstream mcp.Connection) error 
 		elicits:    map[any]*context.CancelFunc{},
 		asked:      map[any]bool{},
 		urls:       map[string]chan struct{}{},
+		during:     map[*context.CancelFunc][]*call{},
+		withdrawn:  map[*context.CancelFunc]bool{},
 	}
 	hostDone := make(chan error, 1)
 	upDone := make(chan error, 1)
@@ -156,10 +158,17 @@ type session struct {
 	asked    map[any]bool                // ids of the upstream's requests relayed to the host and not yet answered
 	hostFull bool                        // asked is full: requests are refused (logged once per spell)
 	urls     map[string]chan struct{}    // URL elicitations awaiting completion, by elicitationId
-	server   wire.Implementation         // who the upstream says it is
-	protocol string                      // negotiated protocol version
-	upErr    error                       // set when the upstream is gone
-	closing  bool                        // no new goroutines once set (wg.Wait is near)
+	// The host calls in flight when each upstream elicitation came, by
+	// its elicits entry: a server that does not cancel its question when
+	// the host cancels the call (the TypeScript SDK's sendRequest) would
+	// otherwise leave it in front of the person. withdrawn marks those
+	// withdrawn so, which the upstream is told as cancel.
+	during    map[*context.CancelFunc][]*call
+	withdrawn map[*context.CancelFunc]bool
+	server    wire.Implementation // who the upstream says it is
+	protocol  string              // negotiated protocol version
+	upErr     error               // set when the upstream is gone
+	closing   bool                // no new goroutines once set (wg.Wait is near)
 }
 
 // goroutine runs f on the session's wait group, unless the session is

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -26,12 +27,13 @@ var errNoReply = errors.New("no reply wanted")
 // call is one host request in flight upstream. Its upstream id changes
 // with every retry round; the host only ever sees its own id.
 type call struct {
-	hostID jsonrpc.ID
-	method string
-	ctx    context.Context // ends when the host cancels, the upstream is gone, or the session ends
-	cancel context.CancelFunc
-	upID   any                    // current round's upstream id; guarded by session.mu
-	resp   chan *jsonrpc.Response // the current round's answer
+	hostID        jsonrpc.ID
+	method        string
+	ctx           context.Context // ends when the host cancels, the upstream is gone, or the session ends
+	cancel        context.CancelFunc
+	upID          any                    // current round's upstream id; guarded by session.mu
+	hostCancelled bool                   // the host sent notifications/cancelled for it; guarded by session.mu
+	resp          chan *jsonrpc.Response // the current round's answer
 }
 
 // hostCall sends a host request upstream at once (so upstream sees the
@@ -210,6 +212,11 @@ func (s *session) hostNotification(m *jsonrpc.Request) {
 			if p, err := setField(m.Params, "requestId", upID); err == nil {
 				m = &jsonrpc.Request{Method: m.Method, Params: p}
 			}
+			// The upstream hears of the cancel before the cancel answer
+			// to any question of the call's that is withdrawn.
+			s.writeUp(m)
+			s.withdrawOrphanedElicits(c)
+			return
 		}
 	}
 	s.writeUp(m)
@@ -259,3 +266,46 @@ func setField(obj json.RawMessage, key string, v any) (json.RawMessage, error) {
 	m[key] = b
 	return json.Marshal(m)
 }
+
+// withdrawOrphanedElicits withdraws the upstream's elicitations that came
+// while c was in flight, once every host call then in flight has been
+// cancelled by the host: no one is left to use the person's answer. A
+// server that cancels its own question gets orphanGrace to do so (and
+// then gets no answer, as MCP asks); the others are answered cancel.
+func (s *session) withdrawOrphanedElicits(c *call) {
+	s.mu.Lock()
+	c.hostCancelled = true
+	var orphans []*context.CancelFunc
+	for entry, calls := range s.during {
+		all := len(calls) > 0
+		for _, d := range calls {
+			all = all && d.hostCancelled
+		}
+		if all {
+			orphans = append(orphans, entry)
+		}
+	}
+	s.mu.Unlock()
+	if len(orphans) == 0 {
+		return
+	}
+	time.AfterFunc(orphanGrace, func() {
+		s.mu.Lock()
+		var cancels []context.CancelFunc
+		for _, entry := range orphans {
+			// Still waiting for the person (its goroutine removes it).
+			if _, ok := s.during[entry]; ok && !s.withdrawn[entry] {
+				s.withdrawn[entry] = true
+				cancels = append(cancels, *entry)
+			}
+		}
+		s.mu.Unlock()
+		for _, cancel := range cancels {
+			cancel()
+		}
+	})
+}
+
+// orphanGrace is how long a question whose call the host cancelled stays
+// in front of the person, for the server to cancel it itself.
+const orphanGrace = 500 * time.Millisecond

@@ -108,7 +108,7 @@ func (s *session) noteServer(method string, resp *jsonrpc.Response) {
 // resolve answers input_required results and -32042 errors through the
 // person until the upstream gives a final answer for the host.
 func (s *session) resolve(c *call, params json.RawMessage, resp *jsonrpc.Response) (*jsonrpc.Response, error) {
-	urlRetried := false
+	var urls *urlRetry // the -32042 rounds, once one came
 	for round := 1; ; round++ {
 		if reqs, state, ok := inputRequired(resp); ok {
 			if round > maxInputRounds {
@@ -126,9 +126,11 @@ func (s *session) resolve(c *call, params json.RawMessage, resp *jsonrpc.Respons
 			}
 			continue
 		}
-		if elicitations, ok := urlRequired(resp); ok && !urlRetried {
-			urlRetried = true
-			if err := s.completeURLs(c.ctx, elicitations); err != nil {
+		if elicitations, ok := urlRequired(resp); ok {
+			if urls == nil {
+				urls = newURLRetry(s.p.Timeout)
+			}
+			if err := s.completeURLs(c.ctx, urls, elicitations); err != nil {
 				if errors.Is(err, errNoReply) {
 					return nil, err
 				}
@@ -140,6 +142,15 @@ func (s *session) resolve(c *call, params json.RawMessage, resp *jsonrpc.Respons
 				return nil, err
 			}
 			continue
+		}
+		// The links were followed: tell the widgets, where the server
+		// did not say so itself.
+		if urls != nil && resp.Error == nil {
+			for id := range urls.opened {
+				if !urls.completed[id] {
+					s.p.Eliciter.Complete(s.p.Channel, id)
+				}
+			}
 		}
 		return resp, nil
 	}
@@ -257,15 +268,15 @@ func urlRequired(resp *jsonrpc.Response) ([]json.RawMessage, bool) {
 	return d.Elicitations, true
 }
 
-// completeURLs shows each URL elicitation and waits until the person
-// accepted all of them and (before 2026-07-28, where the notification
-// exists) the upstream said each one completed.
-func (s *session) completeURLs(callCtx context.Context, elicitations []json.RawMessage) error {
-	timeout := s.p.Timeout
-	if timeout <= 0 {
-		timeout = 10 * time.Minute
+// completeURLs shows the person each URL elicitation they have not yet
+// opened, then waits until the upstream says each one completed, or
+// until it is time to ask the upstream again (urlRetry). It fails when
+// the person did not open one, or the time is up.
+func (s *session) completeURLs(callCtx context.Context, r *urlRetry, elicitations []json.RawMessage) error {
+	if !time.Now().Before(r.deadline) {
+		return r.timeUp()
 	}
-	ctx, cancel := context.WithTimeout(callCtx, timeout)
+	ctx, cancel := context.WithDeadline(callCtx, r.deadline)
 	defer cancel()
 
 	waits := make([]chan struct{}, 0, len(elicitations))
@@ -300,30 +311,53 @@ func (s *session) completeURLs(callCtx context.Context, elicitations []json.RawM
 	}
 	reqs := make(map[string]json.RawMessage, len(elicitations))
 	for i, raw := range elicitations {
-		reqs[ids[i]] = raw
+		if !r.opened[ids[i]] {
+			reqs[ids[i]] = raw
+		}
 	}
-	results, err := s.answerInputs(ctx, reqs)
-	if err != nil {
-		return err
-	}
-	for id, r := range results {
-		if r.Action != wire.ActionAccept {
-			return fmt.Errorf("the person answered %s to URL elicitation %s", r.Action, id)
+	if len(reqs) > 0 {
+		if err := r.ask(); err != nil {
+			return err
+		}
+		results, err := s.answerInputs(ctx, reqs)
+		if err != nil {
+			if callCtx.Err() == nil && ctx.Err() != nil {
+				return r.timeUp()
+			}
+			return err
+		}
+		for id, res := range results {
+			if res.Action != wire.ActionAccept {
+				return fmt.Errorf("the person answered %s to URL elicitation %s", res.Action, id)
+			}
+			r.opened[id] = true
 		}
 	}
 	s.mu.Lock()
 	modern := s.protocol >= "2026-07-28"
 	s.mu.Unlock()
+	again := time.NewTimer(min(r.next(), time.Until(r.deadline)))
+	defer again.Stop()
 	if modern {
-		return nil
+		// This revision has no completion notification: only a retry
+		// can tell.
+		waits = nil
 	}
 	for i, ch := range waits {
 		select {
 		case <-ch:
-		case <-ctx.Done():
-			if callCtx.Err() == nil {
-				return fmt.Errorf("URL elicitation %s did not complete within %s", ids[i], timeout)
-			}
+			r.completed[ids[i]] = true
+			continue
+		case <-again.C:
+			return nil
+		case <-callCtx.Done():
+			return s.whyDone()
+		}
+	}
+	if modern {
+		select {
+		case <-again.C:
+		case <-callCtx.Done():
 			return s.whyDone()
 		}
 	}
@@ -355,6 +389,9 @@ func (s *session) upstreamElicit(m *jsonrpc.Request) {
 	s.mu.Lock()
 	entry := &cancel
 	s.elicits[key] = entry
+	for _, c := range s.byHost {
+		s.during[entry] = append(s.during[entry], c)
+	}
 	s.mu.Unlock()
 	started := s.goroutine(func() {
 		defer func() {
@@ -364,13 +401,23 @@ func (s *session) upstreamElicit(m *jsonrpc.Request) {
 			if s.elicits[key] == entry {
 				delete(s.elicits, key)
 			}
+			delete(s.during, entry)
+			delete(s.withdrawn, entry)
 			s.mu.Unlock()
 		}()
 		res, err := s.elicit(ctx, m.Params)
 		if err != nil {
 			if ctx.Err() != nil {
-				// The upstream cancelled it (MCP: a cancelled request gets
-				// no response), or the session is ending.
+				s.mu.Lock()
+				byHost := s.withdrawn[entry]
+				s.mu.Unlock()
+				if byHost && s.ctx.Err() == nil {
+					// Withdrawn because the host cancelled the call it
+					// belonged to: the server still waits for an answer.
+					s.writeUp(&jsonrpc.Response{ID: m.ID, Result: json.RawMessage(`{"action":"cancel"}`)})
+				}
+				// Otherwise the upstream cancelled it (MCP: a cancelled
+				// request gets no response), or the session is ending.
 				return
 			}
 			// elicit's errors are JSON-RPC errors already (rpcError):

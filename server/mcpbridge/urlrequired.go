@@ -14,35 +14,54 @@ import (
 )
 
 // URLRequired is a go-sdk sending middleware for -32042 (URL elicitation
-// required): it shows the person each URL request the error lists, waits
-// until the server says each completed (before 2026-07-28; that revision
-// has no completion notification, so the person's accept is enough), and
-// sends the request again, once. A decline or cancel returns the
-// original error. [NewClient] installs it.
+// required): it shows the person each URL request the error lists and
+// sends the request again once the server says each completed, or after
+// a wait (urlRetry; 2026-07-28 has no completion notification), until it
+// goes through or the time is up. A decline or cancel, or the time up,
+// returns the server's -32042. [NewClient] installs it.
 func (h *Handler) URLRequired() mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			res, err := next(ctx, method, req)
-			var rpcErr *jsonrpc.Error
-			if err == nil || strings.HasPrefix(method, "notifications/") || !errors.As(err, &rpcErr) || rpcErr.Code != wire.CodeURLElicitationRequired {
-				return res, err
-			}
 			cs, ok := req.GetSession().(*mcp.ClientSession)
-			if !ok {
+			if !ok || strings.HasPrefix(method, "notifications/") {
 				return res, err
 			}
-			if werr := h.completeURLs(ctx, cs, rpcErr.Data); werr != nil {
-				if h.Logger != nil {
-					h.Logger.Info("not retrying after URL elicitation", "method", method, "reason", werr)
+			var r *urlRetry
+			for {
+				var rpcErr *jsonrpc.Error
+				if err == nil || !errors.As(err, &rpcErr) || rpcErr.Code != wire.CodeURLElicitationRequired {
+					break
 				}
-				return res, err
+				if r == nil {
+					r = newURLRetry(h.Timeout)
+				}
+				if werr := h.completeURLs(ctx, cs, r, rpcErr.Data); werr != nil {
+					if h.Logger != nil {
+						h.Logger.Info("not retrying after URL elicitation", "method", method, "reason", werr)
+					}
+					return res, err
+				}
+				res, err = next(ctx, method, req)
 			}
-			return next(ctx, method, req)
+			// The links were followed: tell the widgets, where the server
+			// did not say so itself.
+			if r != nil && err == nil {
+				for id := range r.opened {
+					if !r.completed[id] {
+						h.Eliciter.Complete(h.Channel, id)
+					}
+				}
+			}
+			return res, err
 		}
 	}
 }
 
-func (h *Handler) completeURLs(ctx context.Context, cs *mcp.ClientSession, data json.RawMessage) error {
+func (h *Handler) completeURLs(ctx context.Context, cs *mcp.ClientSession, r *urlRetry, data json.RawMessage) error {
+	if !time.Now().Before(r.deadline) {
+		return r.timeUp()
+	}
 	var d struct {
 		Elicitations []*mcp.ElicitParams `json:"elicitations"`
 	}
@@ -80,37 +99,107 @@ func (h *Handler) completeURLs(ctx context.Context, cs *mcp.ClientSession, data 
 	}
 	h.mu.Unlock()
 
-	asked := map[string]bool{}
+	askCtx, cancel := context.WithDeadline(ctx, r.deadline)
+	defer cancel()
+	asked := false
 	for _, p := range d.Elicitations {
-		if asked[p.ElicitationID] {
+		if r.opened[p.ElicitationID] {
 			continue
 		}
-		asked[p.ElicitationID] = true
-		res, err := h.Elicit(ctx, &mcp.ElicitRequest{Session: cs, Params: p})
+		if !asked {
+			asked = true
+			if err := r.ask(); err != nil {
+				return err
+			}
+		}
+		res, err := h.Elicit(askCtx, &mcp.ElicitRequest{Session: cs, Params: p})
 		if err != nil {
+			if ctx.Err() == nil && askCtx.Err() != nil {
+				return r.timeUp()
+			}
 			return err
 		}
 		if res.Action != wire.ActionAccept {
 			return fmt.Errorf("the person answered %s to %s", res.Action, p.URL)
 		}
+		r.opened[p.ElicitationID] = true
 	}
-	if r := cs.InitializeResult(); r != nil && r.ProtocolVersion >= "2026-07-28" {
-		return nil
+	again := time.NewTimer(min(r.next(), time.Until(r.deadline)))
+	defer again.Stop()
+	if ir := cs.InitializeResult(); ir != nil && ir.ProtocolVersion >= "2026-07-28" {
+		// This revision has no completion notification: only a retry
+		// can tell.
+		waits = nil
 	}
-	wait := h.Timeout
-	if wait <= 0 {
-		wait = 10 * time.Minute
-	}
-	timer := time.NewTimer(wait)
-	defer timer.Stop()
 	for i, ch := range waits {
 		select {
 		case <-ch:
-		case <-timer.C:
-			return fmt.Errorf("URL elicitation %s did not complete within %s", d.Elicitations[i].ElicitationID, wait)
+			r.completed[d.Elicitations[i].ElicitationID] = true
+		case <-again.C:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	if waits == nil {
+		select {
+		case <-again.C:
 		case <-ctx.Done():
 			return ctx.Err()
 		}
 	}
 	return nil
+}
+
+// urlRetry is the -32042 rounds of one request: the links the person has
+// opened, and when to stop. A server need never say that a URL
+// elicitation completed (2026-07-28 has no way to), and the only other
+// way to learn is to send the request again: so it goes again when the
+// server says so, or else after a wait that grows with each try, until
+// the time is up. The person is asked only about links not yet opened.
+type urlRetry struct {
+	opened    map[string]bool // elicitation ids the person opened
+	completed map[string]bool // and the server said it completed
+	deadline  time.Time
+	timeout   time.Duration
+	tries     int // waits so far
+	asks      int // rounds that asked the person
+}
+
+// The wait before sending a request again without word from the server:
+// 1 s after the person opens the link, doubling to every 20 s. A person
+// minutes in the other tab costs the server a few refused retries, and
+// their result reaches the host within seconds of the server's "done".
+const (
+	urlRetryFirst = time.Second
+	urlRetryMax   = 20 * time.Second
+)
+
+func newURLRetry(timeout time.Duration) *urlRetry {
+	if timeout <= 0 {
+		timeout = 10 * time.Minute
+	}
+	return &urlRetry{opened: map[string]bool{}, completed: map[string]bool{}, deadline: time.Now().Add(timeout), timeout: timeout}
+}
+
+// next is the wait before the next retry.
+func (r *urlRetry) next() time.Duration {
+	d := min(urlRetryFirst<<min(r.tries, 8), urlRetryMax)
+	r.tries++
+	return d
+}
+
+// ask counts a round that puts links to the person, and fails past
+// maxInputRounds: a server that lists new links at every retry would
+// otherwise ask until the time is up.
+func (r *urlRetry) ask() error {
+	r.asks++
+	if r.asks > maxInputRounds {
+		return fmt.Errorf("the server listed new links to open more than %d times", maxInputRounds)
+	}
+	return nil
+}
+
+func (r *urlRetry) timeUp() error {
+	return fmt.Errorf("the URL elicitations did not complete within %s", r.timeout)
 }

@@ -175,17 +175,31 @@ func TestProxyHTTPInBrowser(t *testing.T) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil, nil
 	})
 	up := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
-	defer up.Close()
+	t.Cleanup(up.Close) // after the proxy's, which the test registers later
 
-	cmd := exec.Command(formbridgeBin, "proxy", "--addr", "127.0.0.1:0", "--no-stdio", "--upstream", up.URL)
+	cs, link := startHTTPProxy(t, ctx, up.URL)
+	got := make(chan string, 1)
+	go func() { got <- callText(t, ctx, cs, "book") }()
+	answerInBrowser(t, browser, link)
+	if g := <-got; g != wantAnswer {
+		t.Errorf("upstream got %s, want %s", g, wantAnswer)
+	}
+}
+
+// startHTTPProxy runs formbridge proxy --no-stdio --upstream upURL and
+// connects a go-sdk host to its /mcp; both stop at the test's end. It
+// returns the host and the widget link.
+func startHTTPProxy(t *testing.T, ctx context.Context, upURL string) (*mcp.ClientSession, string) {
+	t.Helper()
+	cmd := exec.Command(formbridgeBin, "proxy", "--addr", "127.0.0.1:0", "--no-stdio", "--upstream", upURL)
 	links := watchLink(t, cmd)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() {
+	t.Cleanup(func() {
 		cmd.Process.Signal(os.Interrupt)
 		cmd.Wait()
-	}()
+	})
 	link := waitLink(t, links)
 	base, _, _ := strings.Cut(link, "/#")
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "http-host", Version: "1"}, nil).
@@ -193,11 +207,6 @@ func TestProxyHTTPInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatalf("host connect to /mcp: %v", err)
 	}
-	defer cs.Close()
-	got := make(chan string, 1)
-	go func() { got <- callText(t, ctx, cs, "book") }()
-	answerInBrowser(t, browser, link)
-	if g := <-got; g != wantAnswer {
-		t.Errorf("upstream got %s, want %s", g, wantAnswer)
-	}
+	t.Cleanup(func() { cs.Close() })
+	return cs, link
 }
