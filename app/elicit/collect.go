@@ -78,12 +78,14 @@ func (f *Field) collect(raw []string, opts *CollectOptions) (any, *FieldError) {
 	}
 	switch f.Kind {
 	case KindNumber, KindInteger:
-		s = decimalPoint(westernDigits(s))
+		typed := westernDigits(s)
+		commaDecimal := opts != nil && opts.PointGroupsThousands
+		s = barePoint(decimalPoint(typed, commaDecimal))
 		// The server's own default, untouched, is sent as it wrote it,
 		// even where "1.125" would be read as thousands.
 		d, isDefault := f.typedDefault().(float64)
-		pointGroups := opts != nil && opts.PointGroupsThousands && !(isDefault && formatNumber(d) == s)
-		if !isJSONNumber(s) || pointGroups && groupedByPoint(s) {
+		pointGroups := commaDecimal && !(isDefault && formatNumber(d) == s)
+		if !isJSONNumber(s) || pointGroups && groupedByPoint(typed) {
 			fe := f.fail(CodeNotANumber)
 			if f.Kind == KindInteger {
 				fe = f.fail(CodeNotInteger)
@@ -171,16 +173,37 @@ func (f *Field) collectMulti(raw []string) (any, *FieldError) {
 // notNumberRune reports whether r can appear in no JSON number.
 // decimalPoint reads a decimal comma as the point: "1,5" is 1.5. A
 // phone's decimal pad in much of Europe has a comma and no point, so a
-// person there cannot type "1.5" at all. Only a comma that cannot group
-// thousands: the only one, with no point, and not three digits after it
-// ("1,250" is 1250 in English and 1.25 in German, and is left for the
-// person to write plainly).
-func decimalPoint(s string) string {
+// person there cannot type "1.5" at all. Only the one comma, with no
+// point. Where the locale groups thousands with a point (commaDecimal)
+// the comma is always its decimal mark; elsewhere three digits after
+// one to three others could be thousands ("1,250" is 1250 in English
+// and 1.25 in German), and are left for the person to write plainly,
+// unless only a zero, or nothing, stands before the comma.
+func decimalPoint(s string, commaDecimal bool) string {
 	whole, frac, ok := strings.Cut(s, ",")
-	if !ok || len(frac) == 3 || strings.ContainsAny(frac, ",") || strings.Contains(s, ".") {
+	if !ok || strings.ContainsAny(frac, ",") || strings.Contains(s, ".") {
+		return s
+	}
+	head := strings.TrimLeft(whole, "+-")
+	if !commaDecimal && len(frac) == 3 && head != "" && head != "0" && len(head) <= 3 {
 		return s
 	}
 	return whole + "." + frac
+}
+
+// barePoint writes "+1" as 1, ".5" as 0.5 and "-.5" as -0.5: each has
+// one reading, which JSON spells otherwise.
+func barePoint(s string) string {
+	if len(s) > 1 && s[0] == '+' && (s[1] == '.' || s[1] >= '0' && s[1] <= '9') {
+		s = s[1:]
+	}
+	if strings.HasPrefix(s, ".") {
+		return "0" + s
+	}
+	if strings.HasPrefix(s, "-.") {
+		return "-0" + s[1:]
+	}
+	return s
 }
 
 // writtenNumberMessage tells a person who typed a number as people

@@ -206,7 +206,12 @@ func TestCollectDecimalComma(t *testing.T) {
 		{"1,250", "Use digits only, and a point for decimals (like 1250.5), without commas, spaces or other signs"},
 		{"1.250,5", "Use digits only, and a point for decimals (like 1250.5), without commas, spaces or other signs"},
 		{"1,2,3", "Use digits only, and a point for decimals (like 1250.5), without commas, spaces or other signs"},
-		{",5", "Enter a number"},
+		{"0,250", 0.25}, // nothing before the comma to group
+		{"-0,125", -0.125},
+		{",5", 0.5},
+		{"-,5", -0.5},
+		{".5", 0.5},
+		{"+1", 1.0},
 		{"1,", "Enter a number"},
 	} {
 		content, errs := form.Collect(Inputs{"amount": {tt.typed}}, nil)

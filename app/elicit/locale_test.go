@@ -24,6 +24,11 @@ func TestCollectLocalNumbers(t *testing.T) {
 		{"12.5", true, 12.5},
 		{"1,25", true, 1.25},
 		{"1.250,5", true, nil},
+		// There the comma is the decimal mark, three digits after it too.
+		{"1,250", true, 1.25},
+		{"1250,500", true, 1250.5},
+		{"0,250", true, 0.25},
+		{"＋１", false, 1.0},
 	} {
 		content, errs := f.Collect(Inputs{"n": {tc.in}}, &CollectOptions{PointGroupsThousands: tc.groups})
 		got := any(nil)

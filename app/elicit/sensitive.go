@@ -131,6 +131,9 @@ func secretIn(text string) string {
 // info" names a PIN only to forbid it.
 var handOverVerbs = []string{"give", "enter", "type", "share", "include", "send", "provide", "put", "write", "paste", "use", "tell", "add", "post"}
 
+// placeWords end what a prohibition forbids, and begin where or how.
+var placeWords = []string{"in", "into", "inside", "within", "on", "when", "from", "for", "between", "around"}
+
 // unforbiddenWords is text's words, lower case, without what a
 // prohibition forbids: each sentence or bracket is cut at "do not",
 // "don't" or "never" followed by a verb of handing over. The reference
@@ -157,7 +160,13 @@ func unforbiddenWords(text string) []string {
 				n = 2
 			}
 			if n > 0 && i+n < len(ws) && containsString(handOverVerbs, ws[i+n]) {
-				ws = ws[:i]
+				// Only what is forbidden goes: "do not include spaces in
+				// your PIN" forbids the spaces, and still asks for the PIN.
+				j := i + n + 1
+				for j < len(ws) && !containsString(placeWords, ws[j]) {
+					j++
+				}
+				ws = append(ws[:i], ws[j:]...)
 				break
 			}
 		}

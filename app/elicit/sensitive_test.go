@@ -54,6 +54,8 @@ func TestSensitive(t *testing.T) {
 	add("title asks, description forbids sharing", "x", str("PIN", "Never share your PIN"), "PIN")
 	add("forgetting is not handing over", "x", str("", "Do not forget your password"), "password")
 	add("asked after a prohibition", "x", str("", "Never give us your password. Type your password here"), "password")
+	add("a rule on how to write it", "x", str("", "Do not include spaces or dashes in your card number"), "card number")
+	add("don't, on how to write it", "x", str("", "Don't use spaces in your PIN"), "PIN")
 	// Not asked for: none may be flagged.
 	add("random seed", "seed", str("Random seed", "For a repeatable run"), "")
 	add("italian word", "x", str("Una parola", ""), "")

@@ -213,3 +213,17 @@ func TestItemWithoutRequester(t *testing.T) {
 		t.Errorf("the page reads %q; want the request from A connected app", text)
 	}
 }
+
+// A server's name in a notification's plain text is isolated, and an
+// isolate of its own cannot end that early.
+func TestIsolatedName(t *testing.T) {
+	for name, want := range map[string]string{
+		"Travel Desk":         "\u2068Travel Desk\u2069",
+		"מערכת\u2069 אישורים": "\u2068מערכת אישורים\u2069",
+		"\u2067x\u2066":       "\u2068x\u2069",
+	} {
+		if got := isolated(name); got != want {
+			t.Errorf("isolated(%q) = %q; want %q", name, got, want)
+		}
+	}
+}

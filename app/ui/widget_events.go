@@ -75,9 +75,7 @@ func (w *widget) onRequest(ctx app.Context, id string, params wire.ElicitParams,
 		w.arrival = "New request from " + it.Requester() + ". " + waitingWords(w.queue.len()) + "."
 	}
 	if pageHidden() {
-		// The name is isolated (FSI … PDI) so a right-to-left one does
-		// not carry the words after it along.
-		notify("New request", "\u2068"+it.Requester()+"\u2069 is asking you something.")
+		notify("New request", isolated(it.Requester())+" is asking you something.")
 	}
 }
 
@@ -158,9 +156,15 @@ func (w *widget) settle(ctx app.Context, it *item, outcome, action string) {
 	// go-app reuses its rows by position, so a live region there read
 	// every older notice again with each new one. A notice's words
 	// differ from any arrival's, so an arrival after them is news again.
+	said := w.arrival
 	w.arrival = ""
 	if !focusToNotice {
 		w.arrival = n.spoken()
+		// The same words again change nothing in the page, and a
+		// screen reader hears nothing: a no-break space makes them new.
+		if w.arrival == said {
+			w.arrival += "\u00a0"
+		}
 	}
 	w.updateTitle()
 	// The embedding page hears of every request that leaves, also one
@@ -324,4 +328,17 @@ func (w *widget) onFatal(unauthorized bool) {
 		return
 	}
 	w.fatal = "This page cannot find the service it should connect to. Check the link, or ask whoever sent it for a new one."
+}
+
+// isolated wraps a server's name in a first-strong isolate (FSI … PDI)
+// for plain text, such as a notification's, so a right-to-left name does
+// not carry the words after it along. Isolates of its own are dropped:
+// one could end the wrapping early.
+func isolated(name string) string {
+	return "\u2068" + strings.Map(func(r rune) rune {
+		if r >= 0x2066 && r <= 0x2069 {
+			return -1
+		}
+		return r
+	}, name) + "\u2069"
 }

@@ -156,3 +156,45 @@ func TestNoticeAnnouncesOnlyItself(t *testing.T) {
 		}
 	}
 }
+
+// TestSameNoticeTwiceSaidTwice: the person is typing in one request
+// while two others from the same server, asking the same thing, wait
+// behind it. The server calls both off, one after the other. Two notices
+// appear, and a screen reader must hear of both, though the status
+// region is given the same words twice.
+func TestSameNoticeTwiceSaidTwice(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	openWidget(t, ctx, b)
+	out := b.Elicit(t, noteQuestion, nil)
+	waitForm(t, ctx)
+	const ask = `{"message":"Rotate the API keys?","requestedSchema":{"type":"object","properties":{}}}`
+	ctx1, giveUp1 := context.WithCancel(context.Background())
+	defer giveUp1()
+	go b.Hub.Elicit(ctx1, hub.DefaultChannel, Requester, json.RawMessage(ask), nil)
+	waitJS(t, ctx, "the list of two", `document.querySelectorAll(".fb-queue-item").length === 2`)
+	ctx2, giveUp2 := context.WithCancel(context.Background())
+	defer giveUp2()
+	go b.Hub.Elicit(ctx2, hub.DefaultChannel, Requester, json.RawMessage(ask), nil)
+	waitJS(t, ctx, "the list of three", `document.querySelectorAll(".fb-queue-item").length === 3`)
+	do(t, ctx, "type in the open request", chromedp.SendKeys(field("note", "textarea, input"), "looks fine"))
+	eval[bool](t, ctx, recordLiveChanges)
+	giveUp1()
+	waitJS(t, ctx, "the first notice", `document.querySelectorAll('[data-outcome="cancelled"]').length === 1`)
+	giveUp2()
+	waitJS(t, ctx, "the second notice", `document.querySelectorAll('[data-outcome="cancelled"]').length === 2`)
+	waitJS(t, ctx, "the page to settle", `document.getAnimations().every((a) => a.playState !== "running")`)
+	focusIn(t, ctx, `[data-field="note"]`, "after two requests behind the open one were called off")
+	said := eval[[]string](t, ctx, `window.liveSaid`)
+	n := 0
+	for _, s := range said {
+		if strings.Contains(s, "called off") {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Errorf("two requests were called off, a screen reader was told %d times; read out: %q", n, said)
+	}
+	do(t, ctx, "skip", chromedp.Click(action("cancel")))
+	wantResult(t, await(t, ctx, out), `{"action":"cancel"}`)
+}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"sync"
 	"time"
 
 	"github.com/formbridge/formbridge/app/wire"
@@ -96,8 +95,7 @@ type Handler struct {
 	Timeout time.Duration
 	Logger  *slog.Logger // nil = discard
 
-	mu    sync.Mutex
-	waits map[string]chan struct{} // URL elicitations a retry waits on, by id
+	waits completions // URL elicitations a retry waits on
 }
 
 // Elicit is a go-sdk ElicitationHandler.
@@ -132,12 +130,7 @@ func (h *Handler) Complete(ctx context.Context, req *mcp.ElicitationCompleteNoti
 	if req == nil || req.Params == nil || req.Params.ElicitationID == "" {
 		return
 	}
-	h.mu.Lock()
-	if ch, ok := h.waits[req.Params.ElicitationID]; ok {
-		close(ch)
-		delete(h.waits, req.Params.ElicitationID)
-	}
-	h.mu.Unlock()
+	h.waits.complete(req.Params.ElicitationID)
 	if err := h.Eliciter.Complete(h.Channel, req.Params.ElicitationID); err != nil && h.Logger != nil {
 		h.Logger.Debug("elicitation complete not forwarded", "elicitationId", req.Params.ElicitationID, "err", err)
 	}

@@ -68,7 +68,6 @@ func (p *Proxy) Serve(ctx context.Context, host, upstream mcp.Connection) error 
 		byHost:     map[any]*call{},
 		elicits:    map[any]*context.CancelFunc{},
 		asked:      map[any]bool{},
-		urls:       map[string]chan struct{}{},
 		during:     map[*context.CancelFunc][]*call{},
 		withdrawn:  map[*context.CancelFunc]bool{},
 	}
@@ -157,7 +156,7 @@ type session struct {
 	elicits  map[any]*context.CancelFunc // upstream elicitation/create being answered, by its id (a pointer, so cleanup can tell its own entry)
 	asked    map[any]bool                // ids of the upstream's requests relayed to the host and not yet answered
 	hostFull bool                        // asked is full: requests are refused (logged once per spell)
-	urls     map[string]chan struct{}    // URL elicitations awaiting completion, by elicitationId
+	urls     completions                 // URL elicitations awaiting completion
 	// The host calls in flight when each upstream elicitation came, by
 	// its elicits entry: a server that does not cancel its question when
 	// the host cancels the call (the TypeScript SDK's sendRequest) would
@@ -165,10 +164,14 @@ type session struct {
 	// withdrawn so, which the upstream is told as cancel.
 	during    map[*context.CancelFunc][]*call
 	withdrawn map[*context.CancelFunc]bool
-	server    wire.Implementation // who the upstream says it is
-	protocol  string              // negotiated protocol version
-	upErr     error               // set when the upstream is gone
-	closing   bool                // no new goroutines once set (wg.Wait is near)
+	// The call the host cancelled last, and when: a question read just
+	// after belongs to it.
+	lastCancelled   *call
+	lastCancelledAt time.Time
+	server          wire.Implementation // who the upstream says it is
+	protocol        string              // negotiated protocol version
+	upErr           error               // set when the upstream is gone
+	closing         bool                // no new goroutines once set (wg.Wait is near)
 }
 
 // goroutine runs f on the session's wait group, unless the session is

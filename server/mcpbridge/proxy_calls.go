@@ -275,6 +275,7 @@ func setField(obj json.RawMessage, key string, v any) (json.RawMessage, error) {
 func (s *session) withdrawOrphanedElicits(c *call) {
 	s.mu.Lock()
 	c.hostCancelled = true
+	s.lastCancelled, s.lastCancelledAt = c, time.Now()
 	var orphans []*context.CancelFunc
 	for entry, calls := range s.during {
 		all := len(calls) > 0
@@ -286,6 +287,12 @@ func (s *session) withdrawOrphanedElicits(c *call) {
 		}
 	}
 	s.mu.Unlock()
+	s.withdrawAfterGrace(orphans)
+}
+
+// withdrawAfterGrace withdraws the elicitations of orphans still waiting
+// for the person after orphanGrace, to be answered cancel.
+func (s *session) withdrawAfterGrace(orphans []*context.CancelFunc) {
 	if len(orphans) == 0 {
 		return
 	}

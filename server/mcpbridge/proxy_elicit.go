@@ -128,7 +128,8 @@ func (s *session) resolve(c *call, params json.RawMessage, resp *jsonrpc.Respons
 		}
 		if elicitations, ok := urlRequired(resp); ok {
 			if urls == nil {
-				urls = newURLRetry(s.p.Timeout)
+				urls = newURLRetry(s.p.Timeout, &s.urls)
+				defer urls.done()
 			}
 			if err := s.completeURLs(c.ctx, urls, elicitations); err != nil {
 				if errors.Is(err, errNoReply) {
@@ -146,10 +147,8 @@ func (s *session) resolve(c *call, params json.RawMessage, resp *jsonrpc.Respons
 		// The links were followed: tell the widgets, where the server
 		// did not say so itself.
 		if urls != nil && resp.Error == nil {
-			for id := range urls.opened {
-				if !urls.completed[id] {
-					s.p.Eliciter.Complete(s.p.Channel, id)
-				}
+			for _, id := range urls.untold() {
+				s.p.Eliciter.Complete(s.p.Channel, id)
 			}
 		}
 		return resp, nil
@@ -276,49 +275,26 @@ func (s *session) completeURLs(callCtx context.Context, r *urlRetry, elicitation
 	if !time.Now().Before(r.deadline) {
 		return r.timeUp()
 	}
-	ctx, cancel := context.WithDeadline(callCtx, r.deadline)
-	defer cancel()
-
-	waits := make([]chan struct{}, 0, len(elicitations))
 	ids := make([]string, 0, len(elicitations))
-	var owned []string // ids this call registered, and so removes
-	defer func() {
-		s.mu.Lock()
-		for _, id := range owned {
-			delete(s.urls, id)
-		}
-		s.mu.Unlock()
-	}()
+	reqs := make(map[string]json.RawMessage, len(elicitations))
+	urls := make(map[string]string, len(elicitations))
 	for _, raw := range elicitations {
 		var p wire.ElicitParams
 		if err := json.Unmarshal(raw, &p); err != nil || !p.IsURL() || p.ElicitationID == "" {
 			return fmt.Errorf("-32042 lists something that is not a URL elicitation: %s", raw)
 		}
-		// Registered before the person is asked: completion may arrive
-		// the moment they open the link. An id already awaited (listed
-		// twice, or by another call) shares its channel: one notification
-		// closes it once, and a second channel would never be released.
-		s.mu.Lock()
-		ch, taken := s.urls[p.ElicitationID]
-		if !taken {
-			ch = make(chan struct{})
-			s.urls[p.ElicitationID] = ch
-			owned = append(owned, p.ElicitationID)
-		}
-		s.mu.Unlock()
-		waits = append(waits, ch)
+		r.listed(p.ElicitationID)
 		ids = append(ids, p.ElicitationID)
-	}
-	reqs := make(map[string]json.RawMessage, len(elicitations))
-	for i, raw := range elicitations {
-		if !r.opened[ids[i]] {
-			reqs[ids[i]] = raw
+		if r.toAsk(p.ElicitationID, p.URL) {
+			reqs[p.ElicitationID], urls[p.ElicitationID] = raw, p.URL
 		}
 	}
 	if len(reqs) > 0 {
 		if err := r.ask(); err != nil {
 			return err
 		}
+		ctx, cancel := context.WithDeadline(callCtx, r.deadline)
+		defer cancel()
 		results, err := s.answerInputs(ctx, reqs)
 		if err != nil {
 			if callCtx.Err() == nil && ctx.Err() != nil {
@@ -330,36 +306,14 @@ func (s *session) completeURLs(callCtx context.Context, r *urlRetry, elicitation
 			if res.Action != wire.ActionAccept {
 				return fmt.Errorf("the person answered %s to URL elicitation %s", res.Action, id)
 			}
-			r.opened[id] = true
+			r.open(id, urls[id])
 		}
 	}
 	s.mu.Lock()
-	modern := s.protocol >= "2026-07-28"
+	notified := s.protocol < "2026-07-28" // that revision has no completion notification
 	s.mu.Unlock()
-	again := time.NewTimer(min(r.next(), time.Until(r.deadline)))
-	defer again.Stop()
-	if modern {
-		// This revision has no completion notification: only a retry
-		// can tell.
-		waits = nil
-	}
-	for i, ch := range waits {
-		select {
-		case <-ch:
-			r.completed[ids[i]] = true
-			continue
-		case <-again.C:
-			return nil
-		case <-callCtx.Done():
-			return s.whyDone()
-		}
-	}
-	if modern {
-		select {
-		case <-again.C:
-		case <-callCtx.Done():
-			return s.whyDone()
-		}
+	if err := r.await(callCtx, ids, notified); err != nil {
+		return s.whyDone()
 	}
 	return nil
 }
@@ -371,12 +325,7 @@ func (s *session) urlCompleted(params json.RawMessage) {
 	if json.Unmarshal(params, &p) != nil || p.ElicitationID == "" {
 		return
 	}
-	s.mu.Lock()
-	if ch, ok := s.urls[p.ElicitationID]; ok {
-		close(ch)
-		delete(s.urls, p.ElicitationID)
-	}
-	s.mu.Unlock()
+	s.urls.complete(p.ElicitationID)
 	if err := s.p.Eliciter.Complete(s.p.Channel, p.ElicitationID); err != nil {
 		s.log.Debug("elicitation complete not forwarded", "elicitationId", p.ElicitationID, "err", err)
 	}
@@ -392,7 +341,16 @@ func (s *session) upstreamElicit(m *jsonrpc.Request) {
 	for _, c := range s.byHost {
 		s.during[entry] = append(s.during[entry], c)
 	}
+	// A question the server sent during a call that the host cancelled
+	// just before the proxy read it: the call has left byHost already.
+	crossed := len(s.during[entry]) == 0 && s.lastCancelled != nil && time.Since(s.lastCancelledAt) < orphanGrace
+	if crossed {
+		s.during[entry] = []*call{s.lastCancelled}
+	}
 	s.mu.Unlock()
+	if crossed {
+		s.withdrawAfterGrace([]*context.CancelFunc{entry})
+	}
 	started := s.goroutine(func() {
 		defer func() {
 			cancel()

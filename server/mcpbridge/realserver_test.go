@@ -4,12 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/formbridge/formbridge/app/wire"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/formbridge/formbridge/app/wire"
 )
 
 // The reference "everything" server (and any server on the TypeScript
@@ -138,4 +141,141 @@ func calendarServer(calls *atomic.Int32, failures int32) *mcp.Server {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "synced"}}}, nil, nil
 	})
 	return srv
+}
+
+// lagUp hands the proxy an upstream elicitation/create it has already
+// read only after lag: the proxy's upstream reader is a goroutine of its
+// own, and the host's cancel can be handled first.
+type lagUp struct {
+	mcp.Connection
+	lag  time.Duration
+	once sync.Once
+	read chan struct{}
+}
+
+func (l *lagUp) Read(ctx context.Context) (jsonrpc.Message, error) {
+	m, err := l.Connection.Read(ctx)
+	if r, ok := m.(*jsonrpc.Request); ok && r.Method == methodElicit {
+		l.once.Do(func() { close(l.read) })
+		time.Sleep(l.lag)
+	}
+	return m, err
+}
+
+// The server asks during the call (as the TypeScript SDK does, not tied
+// to it); the proxy has already read the question off the wire when the
+// host cancels the call, but handles it a moment later, when the call
+// has left its books. The question must still be withdrawn, not left in
+// front of the person until --timeout.
+func TestProxyHostCancelWithdrawsQuestionCrossingIt(t *testing.T) {
+	t.Parallel()
+	withdrawn := make(chan struct{})
+	p := &person{answer: func(ctx context.Context, _ wire.ElicitParams) (*wire.ElicitResult, error) {
+		<-ctx.Done()
+		close(withdrawn)
+		return nil, ctx.Err()
+	}}
+	srv := mcp.NewServer(travelDesk, nil)
+	mcp.AddTool(srv, &mcp.Tool{Name: "wait"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		req.Session.Elicit(context.WithoutCancel(ctx), &mcp.ElicitParams{Message: "Still there?", RequestedSchema: json.RawMessage(tripSchema)})
+		return nil, nil, ctx.Err()
+	})
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	st, ut := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	upConn, err := ut.Connect(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lag := &lagUp{Connection: upConn, lag: 200 * time.Millisecond, read: make(chan struct{})}
+	cs, _ := connectThrough(t, ctx, &Proxy{Eliciter: p, Channel: "default"}, lag, mcp.NewClient(&mcp.Implementation{Name: "h", Version: "1"}, nil), &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	defer cs.Close()
+
+	callCtx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() {
+		_, err := cs.CallTool(callCtx, &mcp.CallToolParams{Name: "wait"})
+		done <- err
+	}()
+	<-lag.read // the question is in the proxy's hands
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("host call ended with %v", err)
+	}
+	waitFor(t, "the person to be asked", func() bool { return len(p.seen()) == 1 })
+	select {
+	case <-withdrawn:
+	case <-time.After(3 * time.Second):
+		t.Fatal("the host cancelled the call during which the server asked, but the question is still in front of the person 3 s later")
+	}
+}
+
+// A server that lists a fresh elicitationId with each -32042 for the same
+// link (a uuid per error, as many servers write it) until the person has
+// finished there: the link opened once is not put to the person again at
+// each retry while they are still in the other tab.
+func TestProxyURLRequiredSameLinkNewID(t *testing.T) {
+	t.Parallel()
+	var calls atomic.Int32
+	srv := mcp.NewServer(travelDesk, nil)
+	mcp.AddTool(srv, &mcp.Tool{Name: "sync"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		n := calls.Add(1)
+		if n <= 2 {
+			return nil, nil, mcp.URLElicitationRequiredError([]*mcp.ElicitParams{{
+				Mode: "url", Message: "Connect your calendar", URL: "https://auth.example/start", ElicitationID: "cal-" + string(rune('0'+n)),
+			}})
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "synced"}}}, nil, nil
+	})
+	p := &person{answer: accepting(nil)}
+	px := startProxy(t, srv, &Proxy{Eliciter: p, Channel: "default"}, "2025-11-25", nil)
+	if got := callText(t, px.host, "sync"); got != "synced" {
+		t.Errorf("host got %q", got)
+	}
+	if a := p.seen(); len(a) != 1 {
+		urls := []string{}
+		for _, s := range a {
+			urls = append(urls, s.Params.URL+" ("+s.Params.ElicitationID+")")
+		}
+		t.Errorf("the person was asked to open the same link %d times: %v", len(a), urls)
+	}
+}
+
+// The person finishes while a retry is on its way: the server, having
+// checked just before, says the step completed and answers that retry
+// with -32042 once more. That "done" must still send the call again at
+// once, not after the next growing wait.
+func TestProxyURLCompletionBetweenRounds(t *testing.T) {
+	t.Parallel()
+	var calls atomic.Int32
+	var doneAt, thirdAt atomic.Int64
+	srv := mcp.NewServer(travelDesk, nil)
+	mcp.AddTool(srv, &mcp.Tool{Name: "sync"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		switch calls.Add(1) {
+		case 1:
+		case 2:
+			// Not ready when checked; the person finishes now.
+			doneAt.Store(time.Now().UnixNano())
+			req.Session.NotifyElicitationComplete(ctx, &mcp.ElicitationCompleteParams{ElicitationID: "cal-1"})
+		default:
+			thirdAt.Store(time.Now().UnixNano())
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "synced"}}}, nil, nil
+		}
+		return nil, nil, mcp.URLElicitationRequiredError([]*mcp.ElicitParams{{
+			Mode: "url", Message: "Connect your calendar", URL: "https://auth.example/start", ElicitationID: "cal-1",
+		}})
+	})
+	p := &person{answer: accepting(nil)}
+	px := startProxy(t, srv, &Proxy{Eliciter: p, Channel: "default"}, "2025-11-25", nil)
+	if got := callText(t, px.host, "sync"); got != "synced" {
+		t.Errorf("host got %q", got)
+	}
+	if d := time.Duration(thirdAt.Load() - doneAt.Load()); d > 500*time.Millisecond {
+		t.Errorf("the server said the step completed, and the call went again only %v later (want at once)", d.Round(10*time.Millisecond))
+	}
 }
