@@ -75,8 +75,9 @@ func localDate(local time.Time) app.Value {
 	return app.Window().Get("Date").New(local.Format("2006-01-02T15:04:05"))
 }
 
-// collectOptions reads a datetime-local control's answer as the
-// person's wall clock means it.
+// collectOptions reads answers as the person means them: a
+// datetime-local control's by their wall clock, a number by their
+// locale's separators.
 var collectOptions = &elicit.CollectOptions{UTCOffset: utcOffset, Skipped: skippedTime, PointGroupsThousands: pointGroupsThousands()}
 
 // pointGroupsThousands reports whether the browser's locale writes
