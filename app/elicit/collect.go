@@ -18,11 +18,12 @@ type CollectOptions struct {
 	// shows: the hour skipped when summer time starts. Such a time has no
 	// offset to send it with; nil means none is skipped.
 	Skipped func(local time.Time) bool
-	// PointGroupsThousands is true where the person's locale writes
+	// PointGroupsThousands reports whether the person's locale writes
 	// thousands with a point ("1.250" is 1250 in Germany and Brazil): a
 	// whole number grouped so ("1.250", "12.500.000") is then refused
-	// with words on how to write it, not read as decimals.
-	PointGroupsThousands bool
+	// with words on how to write it, not read as decimals. It is asked
+	// only about a number typed with a point or a comma; nil means no.
+	PointGroupsThousands func() bool
 }
 
 // Collect turns the raw inputs of a form, as a browser gives them, into
@@ -79,12 +80,17 @@ func (f *Field) collect(raw []string, opts *CollectOptions) (any, *FieldError) {
 	switch f.Kind {
 	case KindNumber, KindInteger:
 		typed := westernDigits(s)
-		commaDecimal := opts != nil && opts.PointGroupsThousands
+		pointLocale := func() bool {
+			return opts != nil && opts.PointGroupsThousands != nil && opts.PointGroupsThousands()
+		}
+		commaDecimal := strings.ContainsAny(typed, ".,") && pointLocale()
 		s = barePoint(decimalPoint(typed, commaDecimal))
-		// The server's own default, untouched, is sent as it wrote it,
-		// even where "1.125" would be read as thousands.
-		d, isDefault := f.typedDefault().(float64)
-		pointGroups := commaDecimal && !(isDefault && formatNumber(d) == s)
+		pointGroups := commaDecimal
+		if d, ok := f.typedDefault().(float64); pointGroups && ok && formatNumber(d) == s {
+			// The server's own default, untouched, is sent as it wrote
+			// it, even where "1.125" would be read as thousands.
+			pointGroups = false
+		}
 		if !isJSONNumber(s) || pointGroups && groupedByPoint(typed) {
 			fe := f.fail(CodeNotANumber)
 			if f.Kind == KindInteger {
@@ -93,7 +99,7 @@ func (f *Field) collect(raw []string, opts *CollectOptions) (any, *FieldError) {
 			if strings.ContainsFunc(s, notNumberRune) || pointGroups && strings.Contains(s, ".") {
 				// "1,250.00", "€1250", "1 250": a number as people write
 				// it, which "Enter a number" would not explain.
-				fe.Message = writtenNumberMessage(f.Kind, pointGroups)
+				fe.Message = writtenNumberMessage(f.Kind, pointLocale())
 			}
 			return nil, fe
 		}

@@ -30,7 +30,7 @@ func TestCollectLocalNumbers(t *testing.T) {
 		{"0,250", true, 0.25},
 		{"＋１", false, 1.0},
 	} {
-		content, errs := f.Collect(Inputs{"n": {tc.in}}, &CollectOptions{PointGroupsThousands: tc.groups})
+		content, errs := f.Collect(Inputs{"n": {tc.in}}, &CollectOptions{PointGroupsThousands: func() bool { return tc.groups }})
 		got := any(nil)
 		if errs == nil {
 			got = content["n"]
@@ -61,7 +61,7 @@ func TestCollectLocalNumberMessages(t *testing.T) {
 			"Use digits only, and a comma for decimals (like 1250,5), without points, spaces or other signs",
 			"Use digits only, without points, spaces or other signs"},
 	} {
-		_, errs := f.Collect(Inputs{"n": {tc.n}, "i": {tc.i}}, &CollectOptions{PointGroupsThousands: tc.groups})
+		_, errs := f.Collect(Inputs{"n": {tc.n}, "i": {tc.i}}, &CollectOptions{PointGroupsThousands: func() bool { return tc.groups }})
 		got := map[string]string{}
 		for _, e := range errs {
 			got[e.Field] = e.Message
@@ -76,11 +76,14 @@ func TestCollectLocalNumberMessages(t *testing.T) {
 // point groups thousands too: the person typed nothing to ask about.
 func TestCollectLocalNumberDefault(t *testing.T) {
 	form := mustParse(t, `{"type":"object","properties":{"rate":{"type":"number","default":1.125}}}`)
-	content, errs := form.Collect(form.Initial(), &CollectOptions{PointGroupsThousands: true})
+	content, errs := form.Collect(form.Initial(), pointGroups)
 	if len(errs) > 0 || content["rate"] != 1.125 {
 		t.Errorf("the untouched default 1.125 gave %v %v; want 1.125", content, errs)
 	}
-	if _, errs := form.Collect(Inputs{"rate": {"2.125"}}, &CollectOptions{PointGroupsThousands: true}); len(errs) == 0 {
+	if _, errs := form.Collect(Inputs{"rate": {"2.125"}}, pointGroups); len(errs) == 0 {
 		t.Errorf("\"2.125\" typed where the point groups thousands was read as a decimal")
 	}
 }
+
+// pointGroups collects as where the point groups thousands.
+var pointGroups = &CollectOptions{PointGroupsThousands: func() bool { return true }}

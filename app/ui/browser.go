@@ -78,21 +78,31 @@ func localDate(local time.Time) app.Value {
 // collectOptions reads answers as the person means them: a
 // datetime-local control's by their wall clock, a number by their
 // locale's separators.
-var collectOptions = &elicit.CollectOptions{UTCOffset: utcOffset, Skipped: skippedTime, PointGroupsThousands: pointGroupsThousands()}
+var collectOptions = &elicit.CollectOptions{UTCOffset: utcOffset, Skipped: skippedTime, PointGroupsThousands: pointGroupsThousands}
+
+// pointGroups caches pointGroupsThousands: 0 not yet asked, 1 no, 2 yes.
+var pointGroups int
 
 // pointGroupsThousands reports whether the browser's locale writes
-// thousands with a point (de, pt-BR, id, tr, it, es…: "1.000.000").
+// thousands with a point (de, pt-BR, id, tr, it, es…: "1.000.000"). It
+// is asked once, when first needed: the browser's first number format
+// loads its locale's data, which a page load need not wait for.
 func pointGroupsThousands() bool {
-	if !app.IsClient {
-		return false
-	}
-	parts := app.Window().Get("Intl").Get("NumberFormat").New().Call("formatToParts", 1000000)
-	for i := range parts.Length() {
-		if p := parts.Index(i); p.Get("type").String() == "group" {
-			return p.Get("value").String() == "."
+	if pointGroups == 0 {
+		pointGroups = 1
+		if app.IsClient {
+			parts := app.Window().Get("Intl").Get("NumberFormat").New().Call("formatToParts", 1000000)
+			for i := range parts.Length() {
+				if p := parts.Index(i); p.Get("type").String() == "group" {
+					if p.Get("value").String() == "." {
+						pointGroups = 2
+					}
+					break
+				}
+			}
 		}
 	}
-	return false
+	return pointGroups == 2
 }
 
 // focusElement moves keyboard focus to the element with id.
