@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bufio"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -34,23 +32,7 @@ func testProxyStop(t *testing.T, closeStdin bool) {
 	if err := os.WriteFile(script, []byte("#!/bin/sh\necho $$ > "+pidFile+"\nexec sleep 60\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "FORMBRIDGE_TEST_RUN_MAIN=1", "FORMBRIDGE_TEST_ARGS=proxy --addr 127.0.0.1:0 -- "+script)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	lines := bufio.NewScanner(stderr)
-	for lines.Scan() && !strings.Contains(lines.Text(), "/#token=") {
-	}
+	cmd, stdin, lines := startMain(t, "proxy --addr 127.0.0.1:0 -- "+script)
 	go func() {
 		for lines.Scan() {
 			t.Logf("formbridge: %s", lines.Text())

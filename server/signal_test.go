@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -25,24 +26,7 @@ func init() {
 func TestSignalsStopGracefully(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
-			cmd := exec.Command(os.Args[0], "-test.run=^$")
-			cmd.Env = append(os.Environ(), "FORMBRIDGE_TEST_RUN_MAIN=1", "FORMBRIDGE_TEST_ARGS=serve --addr 127.0.0.1:0")
-			stderr, err := cmd.StderrPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			defer cmd.Process.Kill()
-			lines := bufio.NewScanner(stderr)
-			ready := false
-			for !ready && lines.Scan() {
-				ready = strings.Contains(lines.Text(), "/#token=")
-			}
-			if !ready {
-				t.Fatal("formbridge serve never printed its link")
-			}
+			cmd, _, lines := startMain(t, "serve --addr 127.0.0.1:0")
 			cmd.Process.Signal(sig)
 			rest := make(chan string, 1)
 			go func() {
@@ -66,4 +50,34 @@ func TestSignalsStopGracefully(t *testing.T) {
 			}
 		})
 	}
+}
+
+// startMain starts the formbridge command with args (split at spaces),
+// killed at the test's end, and returns it once it has printed its
+// widget link, with its stdin and the rest of its stderr.
+func startMain(t *testing.T, args string) (*exec.Cmd, io.WriteCloser, *bufio.Scanner) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "FORMBRIDGE_TEST_RUN_MAIN=1", "FORMBRIDGE_TEST_ARGS="+args)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	lines := bufio.NewScanner(stderr)
+	ready := false
+	for !ready && lines.Scan() {
+		ready = strings.Contains(lines.Text(), "/#token=")
+	}
+	if !ready {
+		t.Fatalf("formbridge %s never printed its link", args)
+	}
+	return cmd, stdin, lines
 }
