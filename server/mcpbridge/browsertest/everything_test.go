@@ -67,13 +67,24 @@ func startStdio(t *testing.T, ctx context.Context, server []string, flags ...str
 	return &everything{cs: cs, link: waitLink(t, links)}
 }
 
-// start connects the way mode names: "stdio" or "http".
-func start(t *testing.T, ctx context.Context, server []string, mode string) *everything {
-	t.Helper()
-	if mode == "stdio" {
-		return startStdio(t, ctx, server)
+// onEachTransport runs test once per way a host reaches the proxy, stdio
+// and Streamable HTTP, each with its own everything server and browser.
+func onEachTransport(t *testing.T, test func(t *testing.T, ctx, browser context.Context, ev *everything)) {
+	server := everythingServer(t)
+	for _, mode := range []string{"stdio", "http"} {
+		t.Run(mode, func(t *testing.T) {
+			browser := e2e.NewBrowser(t)
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			var ev *everything
+			if mode == "stdio" {
+				ev = startStdio(t, ctx, server)
+			} else {
+				ev = startHTTP(t, ctx, server)
+			}
+			test(t, ctx, browser, ev)
+		})
 	}
-	return startHTTP(t, ctx, server)
 }
 
 // startHTTP runs the everything server in its Streamable HTTP mode,
@@ -175,30 +186,23 @@ func resultText(r *mcp.CallToolResult) string {
 // The everything server's form, answered in the widget on each transport:
 // its result reports what the person typed and the defaults they left.
 func TestEverythingFormAnswered(t *testing.T) {
-	server := everythingServer(t)
-	for _, mode := range []string{"stdio", "http"} {
-		t.Run(mode, func(t *testing.T) {
-			browser := e2e.NewBrowser(t)
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-			defer cancel()
-			ev := start(t, ctx, server, mode)
-			out := callAsync(ctx, ev.cs, "trigger-elicitation-request", map[string]any{})
-			inBrowser(t, browser, append(openWidget(ev.link),
-				browserStep{"type the name", chromedp.SendKeys(chromedp.CSS(`[data-field="name"] textarea, [data-field="name"] input`), "Ada Lovelace")},
-				browserStep{"press Send", chromedp.Click(chromedp.CSS(`button[data-action="accept"]`))},
-			)...)
-			o := awaitCall(t, out, 30*time.Second)
-			if o.err != nil {
-				t.Fatalf("the host got %v", o.err)
+	onEachTransport(t, func(t *testing.T, ctx, browser context.Context, ev *everything) {
+		out := callAsync(ctx, ev.cs, "trigger-elicitation-request", map[string]any{})
+		inBrowser(t, browser, append(openWidget(ev.link),
+			browserStep{"type the name", chromedp.SendKeys(chromedp.CSS(`[data-field="name"] textarea, [data-field="name"] input`), "Ada Lovelace")},
+			browserStep{"press Send", chromedp.Click(chromedp.CSS(`button[data-action="accept"]`))},
+		)...)
+		o := awaitCall(t, out, 30*time.Second)
+		if o.err != nil {
+			t.Fatalf("the host got %v", o.err)
+		}
+		text := resultText(o.res)
+		for _, want := range []string{"Ada Lovelace", "It was a dark and stormy night.", "42", "Monica", "hero-1"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("the host's result does not report %q:\n%s", want, text)
 			}
-			text := resultText(o.res)
-			for _, want := range []string{"Ada Lovelace", "It was a dark and stormy night.", "42", "Monica", "hero-1"} {
-				if !strings.Contains(text, want) {
-					t.Errorf("the host's result does not report %q:\n%s", want, text)
-				}
-			}
-		})
-	}
+		}
+	})
 }
 
 // The host cancels the tool call while its question is in the widget. The
@@ -206,21 +210,14 @@ func TestEverythingFormAnswered(t *testing.T) {
 // outstanding (the TypeScript SDK's sendRequest is not tied to the
 // call), so only the proxy can take the question away.
 func TestEverythingHostCancelWithdrawsQuestion(t *testing.T) {
-	server := everythingServer(t)
-	for _, mode := range []string{"stdio", "http"} {
-		t.Run(mode, func(t *testing.T) {
-			browser := e2e.NewBrowser(t)
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-			defer cancel()
-			ev := start(t, ctx, server, mode)
-			cctx, ccancel := context.WithCancel(ctx)
-			out := callAsync(cctx, ev.cs, "trigger-elicitation-request", map[string]any{})
-			inBrowser(t, browser, openWidget(ev.link)...)
-			ccancel()
-			awaitCall(t, out, 10*time.Second)
-			inBrowser(t, browser, browserStep{"the question withdrawn", chromedp.WaitNotPresent(chromedp.CSS(`form[data-elicitation-id]`))})
-		})
-	}
+	onEachTransport(t, func(t *testing.T, ctx, browser context.Context, ev *everything) {
+		cctx, ccancel := context.WithCancel(ctx)
+		out := callAsync(cctx, ev.cs, "trigger-elicitation-request", map[string]any{})
+		inBrowser(t, browser, openWidget(ev.link)...)
+		ccancel()
+		awaitCall(t, out, 10*time.Second)
+		inBrowser(t, browser, browserStep{"the question withdrawn", chromedp.WaitNotPresent(chromedp.CSS(`form[data-elicitation-id]`))})
+	})
 }
 
 // trigger-url-elicitation with errorPath: the call fails with -32042
