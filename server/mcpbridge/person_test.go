@@ -108,3 +108,14 @@ func accepting(content map[string]any) func(context.Context, wire.ElicitParams) 
 		return &wire.ElicitResult{Action: wire.ActionAccept, Content: content}, nil
 	}
 }
+
+// waitingPerson never answers; withdrawn closes when their question is
+// taken away.
+func waitingPerson() (p *person, withdrawn <-chan struct{}) {
+	ch := make(chan struct{})
+	return &person{answer: func(ctx context.Context, _ wire.ElicitParams) (*wire.ElicitResult, error) {
+		<-ctx.Done()
+		close(ch)
+		return nil, ctx.Err()
+	}}, ch
+}

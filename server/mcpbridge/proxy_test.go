@@ -291,12 +291,7 @@ func TestProxyNotificationsBothWays(t *testing.T) {
 // upstream.
 func TestProxyHostCancelWithdraws(t *testing.T) {
 	t.Parallel()
-	withdrawn := make(chan struct{})
-	p := &person{answer: func(ctx context.Context, _ wire.ElicitParams) (*wire.ElicitResult, error) {
-		<-ctx.Done()
-		close(withdrawn)
-		return nil, ctx.Err()
-	}}
+	p, withdrawn := waitingPerson()
 	upstreamCancelled := make(chan struct{})
 	srv := mcp.NewServer(travelDesk, nil)
 	mcp.AddTool(srv, &mcp.Tool{Name: "wait"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
@@ -331,12 +326,7 @@ func TestProxyHostCancelWithdraws(t *testing.T) {
 // and the person's pending question is withdrawn.
 func TestProxyUpstreamGoneMidCall(t *testing.T) {
 	t.Parallel()
-	withdrawn := make(chan struct{})
-	p := &person{answer: func(ctx context.Context, _ wire.ElicitParams) (*wire.ElicitResult, error) {
-		<-ctx.Done()
-		close(withdrawn)
-		return nil, ctx.Err()
-	}}
+	p, withdrawn := waitingPerson()
 	px := startProxy(t, newTestServer(t), &Proxy{Eliciter: p, Channel: "default"}, "2025-11-25", nil)
 	done := make(chan error, 1)
 	go func() {

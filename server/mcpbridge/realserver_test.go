@@ -11,8 +11,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/formbridge/formbridge/app/wire"
 )
 
 // The reference "everything" server (and any server on the TypeScript
@@ -24,25 +22,9 @@ import (
 // use the person's answer: the question must leave the widget.
 func TestProxyHostCancelWithdrawsWhenServerKeepsAsking(t *testing.T) {
 	t.Parallel()
-	withdrawn := make(chan struct{})
-	p := &person{answer: func(ctx context.Context, _ wire.ElicitParams) (*wire.ElicitResult, error) {
-		<-ctx.Done()
-		close(withdrawn)
-		return nil, ctx.Err()
-	}}
+	p, withdrawn := waitingPerson()
 	serverHeard := make(chan string, 1)
-	srv := mcp.NewServer(travelDesk, nil)
-	mcp.AddTool(srv, &mcp.Tool{Name: "wait"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
-		// Like the TypeScript SDK's extra.sendRequest: not cancelled with the call.
-		res, err := req.Session.Elicit(context.WithoutCancel(ctx), &mcp.ElicitParams{Message: "Still there?", RequestedSchema: json.RawMessage(tripSchema)})
-		switch {
-		case err != nil:
-			serverHeard <- "error: " + err.Error()
-		default:
-			serverHeard <- res.Action
-		}
-		return nil, nil, ctx.Err()
-	})
+	srv := keepsAskingServer(serverHeard)
 	px := startProxy(t, srv, &Proxy{Eliciter: p, Channel: "default"}, "2025-11-25", nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -169,17 +151,8 @@ func (l *lagUp) Read(ctx context.Context) (jsonrpc.Message, error) {
 // front of the person until --timeout.
 func TestProxyHostCancelWithdrawsQuestionCrossingIt(t *testing.T) {
 	t.Parallel()
-	withdrawn := make(chan struct{})
-	p := &person{answer: func(ctx context.Context, _ wire.ElicitParams) (*wire.ElicitResult, error) {
-		<-ctx.Done()
-		close(withdrawn)
-		return nil, ctx.Err()
-	}}
-	srv := mcp.NewServer(travelDesk, nil)
-	mcp.AddTool(srv, &mcp.Tool{Name: "wait"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
-		req.Session.Elicit(context.WithoutCancel(ctx), &mcp.ElicitParams{Message: "Still there?", RequestedSchema: json.RawMessage(tripSchema)})
-		return nil, nil, ctx.Err()
-	})
+	p, withdrawn := waitingPerson()
+	srv := keepsAskingServer(make(chan string, 1))
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	st, ut := mcp.NewInMemoryTransports()
@@ -278,4 +251,21 @@ func TestProxyURLCompletionBetweenRounds(t *testing.T) {
 	if d := time.Duration(thirdAt.Load() - doneAt.Load()); d > 500*time.Millisecond {
 		t.Errorf("the server said the step completed, and the call went again only %v later (want at once)", d.Round(10*time.Millisecond))
 	}
+}
+
+// keepsAskingServer's wait tool asks the person a question that, like the
+// TypeScript SDK's extra.sendRequest, is not cancelled with the call; how
+// the question ended (its action, or "error: …") goes to heard.
+func keepsAskingServer(heard chan<- string) *mcp.Server {
+	srv := mcp.NewServer(travelDesk, nil)
+	mcp.AddTool(srv, &mcp.Tool{Name: "wait"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		res, err := req.Session.Elicit(context.WithoutCancel(ctx), &mcp.ElicitParams{Message: "Still there?", RequestedSchema: json.RawMessage(tripSchema)})
+		if err != nil {
+			heard <- "error: " + err.Error()
+		} else {
+			heard <- res.Action
+		}
+		return nil, nil, ctx.Err()
+	})
+	return srv
 }
