@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -20,12 +21,20 @@ import (
 // here. formbridge proxy must not leave its server running once it is
 // gone itself: each host restart would leave another one behind.
 func TestProxyStopLeavesNoServerBehind(t *testing.T) {
-	t.Run("stdin closed", func(t *testing.T) { testProxyStop(t, true) })
+	t.Run("stdin closed", func(t *testing.T) { testProxyStop(t, "stdin") })
 	// A host or a service manager that sends SIGTERM first.
-	t.Run("SIGTERM", func(t *testing.T) { testProxyStop(t, false) })
+	t.Run("SIGTERM", func(t *testing.T) { testProxyStop(t, "SIGTERM") })
+	// A host past its grace, or the OOM killer: the proxy cannot end
+	// its server itself, so the system must (Linux only).
+	t.Run("SIGKILL", func(t *testing.T) {
+		if runtime.GOOS != "linux" {
+			t.Skip("only Linux has a parent-death signal")
+		}
+		testProxyStop(t, "SIGKILL")
+	})
 }
 
-func testProxyStop(t *testing.T, closeStdin bool) {
+func testProxyStop(t *testing.T, how string) {
 	dir := t.TempDir()
 	pidFile := filepath.Join(dir, "pid")
 	script := filepath.Join(dir, "server.sh")
@@ -53,9 +62,21 @@ func testProxyStop(t *testing.T, closeStdin bool) {
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	wait := 2 * time.Second
-	if closeStdin {
+	switch how {
+	case "stdin":
 		stdin.Close()
-	} else {
+	case "SIGKILL":
+		cmd.Process.Kill()
+		<-exited
+		// The signal comes as the proxy dies; the server takes a moment.
+		for i := 0; i < 40 && alive(pid); i++ {
+			time.Sleep(50 * time.Millisecond)
+		}
+		if alive(pid) {
+			t.Errorf("formbridge proxy was killed, and the MCP server it started (pid %d) still runs, orphaned", pid)
+		}
+		return
+	default:
 		wait = 0
 	}
 	select {

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"runtime"
 	"syscall"
 	"time"
 
@@ -46,14 +47,30 @@ func (t *commandTransport) Connect(ctx context.Context) (mcp.Connection, error) 
 		w.Close()
 		return nil, err
 	}
-	err = t.cmd.Start()
+	proc := &process{done: make(chan struct{})}
+	started := make(chan error, 1)
+	go func() {
+		// Where the system can, the server is ended with this process
+		// even when it is killed outright and cannot stop it (see
+		// endWithParent). Linux sends that signal when the thread that
+		// started the server ends, not the process, so the thread is
+		// kept for this goroutine until the server has exited.
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		endWithParent(t.cmd)
+		err := t.cmd.Start()
+		started <- err
+		if err == nil {
+			proc.err = t.cmd.Wait()
+			close(proc.done)
+		}
+	}()
+	err = <-started
 	w.Close() // the process has its own copy
 	if err != nil {
 		stdout.Close()
 		return nil, err
 	}
-	proc := &process{done: make(chan struct{})}
-	go func() { proc.err = t.cmd.Wait(); close(proc.done) }()
 	// The connection ends by closing stdin (see subprocess.Close), as
 	// the go-sdk's own transport does; stdout is left to the process.
 	out := &messageFilter{r: bufio.NewReader(&exitReader{r: stdout, proc: proc}), log: t.log}
