@@ -69,3 +69,21 @@ func countdown(now, expires time.Time) string {
 	}
 	return "Closes in " + strconv.Itoa(secs/60) + " min"
 }
+
+// deadlineWarning is what a screen reader is told when the open request
+// has crossed into its last 5 minutes, or its last minute, between two
+// ticks (before and now), else "". The countdown on screen changes
+// silently, and a person who cannot see it would learn that the request
+// closed only when it had. Said at those two marks, not at every change:
+// a voice counting down would drown what the person is writing.
+func deadlineWarning(before, now, expires time.Time) string {
+	if before.IsZero() || expires.IsZero() || !now.Before(expires) {
+		return ""
+	}
+	if left := expires.Sub(now); left <= time.Minute && expires.Sub(before) > time.Minute {
+		return "1 minute left to answer this request."
+	} else if left <= countdownWindow && expires.Sub(before) > countdownWindow {
+		return strconv.Itoa(int(countdownWindow/time.Minute)) + " minutes left to answer this request."
+	}
+	return ""
+}

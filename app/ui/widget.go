@@ -98,8 +98,15 @@ func (w *widget) OnMount(ctx app.Context) {
 // (ctx.Defer, unlike ctx.Dispatch, does not re-render by itself.)
 func (w *widget) tick(ctx app.Context, now time.Time) {
 	before := w.clockFace(w.now)
+	warning := ""
+	if open := w.queue.find(w.selected); open != nil {
+		warning = deadlineWarning(w.now, now, open.Meta.ExpiresAt)
+	}
 	w.now = now
-	if w.clockFace(now) != before {
+	if warning != "" {
+		w.say(warning)
+	}
+	if warning != "" || w.clockFace(now) != before {
 		ctx.Dispatch(func(app.Context) {})
 	}
 }

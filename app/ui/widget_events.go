@@ -68,15 +68,24 @@ func (w *widget) onRequest(ctx app.Context, id string, params wire.ElicitParams,
 	// One that waits behind the open one, or that may not take focus
 	// (focusOnShow), is said in a live region instead. Not the ones the
 	// bridge replays as the page connects: they are not news, and the
-	// list's heading counts them. settle replaces the region's words
-	// (with its notice's, or none), so the next arrival's words are new
-	// even when they read the same.
+	// list's heading counts them.
 	if w.synced && (w.selected != it.ID || !mayTakeFocus()) {
-		w.arrival = "New request from " + it.Requester() + ". " + waitingWords(w.queue.len()) + "."
+		w.say("New request from " + it.Requester() + ". " + waitingWords(w.queue.len()) + ".")
 	}
 	if pageHidden() {
 		notify("New request", isolated(it.Requester())+" is asking you something.")
 	}
+}
+
+// say puts words in the page's status region, always in the
+// accessibility tree, for screen readers to read out. The same words
+// again change nothing in the page, and a screen reader hears nothing: a
+// no-break space makes them new.
+func (w *widget) say(words string) {
+	if words == w.arrival {
+		words += "\u00a0"
+	}
+	w.arrival = words
 }
 
 // resend sends again the answer a dropped connection may have lost, and
@@ -156,15 +165,10 @@ func (w *widget) settle(ctx app.Context, it *item, outcome, action string) {
 	// go-app reuses its rows by position, so a live region there read
 	// every older notice again with each new one. A notice's words
 	// differ from any arrival's, so an arrival after them is news again.
-	said := w.arrival
-	w.arrival = ""
-	if !focusToNotice {
-		w.arrival = n.spoken()
-		// The same words again change nothing in the page, and a
-		// screen reader hears nothing: a no-break space makes them new.
-		if w.arrival == said {
-			w.arrival += "\u00a0"
-		}
+	if focusToNotice {
+		w.arrival = ""
+	} else {
+		w.say(n.spoken())
 	}
 	w.updateTitle()
 	// The embedding page hears of every request that leaves, also one
@@ -309,7 +313,7 @@ func (w *widget) onComplete(p *wire.CompleteParams) {
 		if n.Outcome == outcomeWaiting && n.ElicitationID != "" && n.ElicitationID == p.ElicitationID {
 			n.Outcome = outcomeCompleted
 			n.Before, n.After = "Finished. ", " knows you completed the step in the other tab."
-			w.arrival = n.spoken()
+			w.say(n.spoken())
 			return
 		}
 	}

@@ -770,3 +770,49 @@ func TestSyncedKeepsOtherChannelsDrafts(t *testing.T) {
 		t.Errorf("channel B's Synced removed channel A's draft; storage holds %v", stored)
 	}
 }
+
+// The open request's last 5 minutes, and its last one, are said once
+// each as they begin, in the page's status region; not a request that
+// waits behind it, and not at every tick.
+func TestWidgetDeadlineSaid(t *testing.T) {
+	w, d, _ := mountWidget(t)
+	ctx := d.Context()
+	m := metaAt(0) // expires 10 minutes after it was created
+	ask(t, w, ctx, "r1", formParams(t, "Question", shortSchema), m)
+	behind := metaAt(0)
+	behind.ExpiresAt = behind.CreatedAt.Add(5*time.Minute + 30*time.Second)
+	ask(t, w, ctx, "r2", formParams(t, "Behind", shortSchema), behind)
+	if w.selected != "r1" {
+		t.Fatalf("the open request is %q, want r1", w.selected)
+	}
+	created := m.CreatedAt
+	w.arrival = ""
+	steps := []struct {
+		at   time.Duration
+		want string
+	}{
+		{4*time.Minute + 29*time.Second, ""},
+		{4*time.Minute + 31*time.Second, ""}, // r2's last minute begins: it is not the open one
+		{4*time.Minute + 59*time.Second, ""},
+		{5*time.Minute + 1*time.Second, "5 minutes left to answer this request."},
+		{5*time.Minute + 2*time.Second, "5 minutes left to answer this request."},
+		{8*time.Minute + 59*time.Second, "5 minutes left to answer this request."},
+		{9*time.Minute + 1*time.Second, "1 minute left to answer this request."},
+		{9*time.Minute + 30*time.Second, "1 minute left to answer this request."},
+	}
+	for _, s := range steps {
+		if w.tick(ctx, created.Add(s.at)); w.arrival != s.want {
+			t.Errorf("at %v the status region says %q, want %q", s.at, w.arrival, s.want)
+		}
+	}
+	regions := show(t, w, d).all(func(n *node) bool { return strings.Contains(n.attrs["class"], "fb-arrival") })
+	if len(regions) != 1 || regions[0].attrs["role"] != "status" || regions[0].textContent() != "1 minute left to answer this request." {
+		t.Errorf("the page's status region is not there, or reads otherwise: %d of them", len(regions))
+	}
+	// A page that slept through both marks says the nearer one, as news
+	// even in the words the region holds already.
+	w.now = created.Add(4 * time.Minute)
+	if w.tick(ctx, created.Add(9*time.Minute+10*time.Second)); w.arrival != "1 minute left to answer this request.\u00a0" {
+		t.Errorf("after a sleep past both marks the status region says %q", w.arrival)
+	}
+}

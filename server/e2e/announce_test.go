@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/dom"
@@ -195,6 +196,41 @@ func TestSameNoticeTwiceSaidTwice(t *testing.T) {
 	if n != 2 {
 		t.Errorf("two requests were called off, a screen reader was told %d times; read out: %q", n, said)
 	}
+	do(t, ctx, "skip", chromedp.Click(action("cancel")))
+	wantResult(t, await(t, ctx, out), `{"action":"cancel"}`)
+}
+
+// TestDeadlineAnnounced: the person is writing an answer when the
+// request enters its last 5 minutes. The card's countdown appears and
+// changes each minute without a word to a screen reader, whose user
+// learnt that the request had closed only once it had. Crossing into the
+// last 5 minutes (and the last one) is said once, in a live region that
+// was there before, and focus stays in the field.
+func TestDeadlineAnnounced(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	openWidget(t, ctx, b)
+	out := b.Elicit(t, noteQuestion, &hub.ElicitOptions{Timeout: 5*time.Minute + 3*time.Second})
+	waitForm(t, ctx)
+	do(t, ctx, "type in the open request", chromedp.SendKeys(field("note", "textarea, input"), "looks fine"))
+	if n := markLiveRegions(t, ctx); n == 0 {
+		t.Fatal("no live region in the page at all")
+	}
+	eval[bool](t, ctx, recordLiveChanges)
+	const warning = "5 minutes left to answer this request."
+	waitJS(t, ctx, "the countdown", `document.querySelector(".fb-countdown") !== null`)
+	waitJS(t, ctx, "the warning in a live region that was there before",
+		`[...document.querySelectorAll("[data-was-live]")].some((e) => e.textContent.includes(`+strconv.Quote(warning)+`))`)
+	waitJS(t, ctx, "a few more ticks", `new Promise((ok) => setTimeout(() => ok(true), 2500))`)
+	n := 0
+	said := eval[[]string](t, ctx, `window.liveSaid`)
+	for _, s := range said {
+		n += strings.Count(s, "left to answer")
+	}
+	if n != 1 {
+		t.Errorf("the last 5 minutes began once, a screen reader was told %d times; read out: %q", n, said)
+	}
+	focusIn(t, ctx, `[data-field="note"]`, "after the warning")
 	do(t, ctx, "skip", chromedp.Click(action("cancel")))
 	wantResult(t, await(t, ctx, out), `{"action":"cancel"}`)
 }
