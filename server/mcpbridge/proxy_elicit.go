@@ -268,54 +268,41 @@ func urlRequired(resp *jsonrpc.Response) ([]json.RawMessage, bool) {
 }
 
 // completeURLs shows the person each URL elicitation they have not yet
-// opened, then waits until the upstream says each one completed, or
-// until it is time to ask the upstream again (urlRetry). It fails when
-// the person did not open one, or the time is up.
+// opened, all at once, then waits until the upstream says each one
+// completed, or until it is time to ask the upstream again (urlRetry).
+// It fails when the person did not open one, or the time is up.
 func (s *session) completeURLs(callCtx context.Context, r *urlRetry, elicitations []json.RawMessage) error {
-	if !time.Now().Before(r.deadline) {
-		return r.timeUp()
-	}
-	ids := make([]string, 0, len(elicitations))
-	reqs := make(map[string]json.RawMessage, len(elicitations))
-	urls := make(map[string]string, len(elicitations))
-	for _, raw := range elicitations {
+	links := make([]urlLink, len(elicitations))
+	for i, raw := range elicitations {
 		var p wire.ElicitParams
 		if err := json.Unmarshal(raw, &p); err != nil || !p.IsURL() || p.ElicitationID == "" {
 			return fmt.Errorf("-32042 lists something that is not a URL elicitation: %s", raw)
 		}
-		r.listed(p.ElicitationID)
-		ids = append(ids, p.ElicitationID)
-		if r.toAsk(p.ElicitationID, p.URL) {
-			reqs[p.ElicitationID], urls[p.ElicitationID] = raw, p.URL
-		}
+		links[i] = urlLink{p.ElicitationID, p.URL}
 	}
-	if len(reqs) > 0 {
-		if err := r.ask(); err != nil {
-			return err
+	s.mu.Lock()
+	notified := s.protocol < "2026-07-28" // that revision has no completion notification
+	s.mu.Unlock()
+	err := r.round(callCtx, links, notified, func(ctx context.Context, pending []int) error {
+		reqs := make(map[string]json.RawMessage, len(pending))
+		for _, i := range pending {
+			reqs[links[i].id] = elicitations[i]
 		}
-		ctx, cancel := context.WithDeadline(callCtx, r.deadline)
-		defer cancel()
 		results, err := s.answerInputs(ctx, reqs)
 		if err != nil {
-			if callCtx.Err() == nil && ctx.Err() != nil {
-				return r.timeUp()
-			}
 			return err
 		}
 		for id, res := range results {
 			if res.Action != wire.ActionAccept {
 				return fmt.Errorf("the person answered %s to URL elicitation %s", res.Action, id)
 			}
-			r.open(id, urls[id])
 		}
+		return nil
+	})
+	if err != nil && callCtx.Err() != nil {
+		return s.whyDone() // the host no longer wants the call, or the session ended
 	}
-	s.mu.Lock()
-	notified := s.protocol < "2026-07-28" // that revision has no completion notification
-	s.mu.Unlock()
-	if err := r.await(callCtx, ids, notified); err != nil {
-		return s.whyDone()
-	}
-	return nil
+	return err
 }
 
 // urlCompleted handles notifications/elicitation/complete from upstream:

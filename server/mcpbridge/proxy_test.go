@@ -394,6 +394,43 @@ func TestProxyURLElicitationRequired(t *testing.T) {
 	waitFor(t, "completion forwarded to the widgets", func() bool { return len(p.done()) == 1 })
 }
 
+// A -32042 may list one link twice, or under two ids: the person is
+// asked about it once, and the call goes again once it is done.
+func TestProxyURLListedTwice(t *testing.T) {
+	t.Parallel()
+	const url = "https://auth.example/start"
+	var calls atomic.Int32
+	srv := mcp.NewServer(travelDesk, nil)
+	var ss atomic.Pointer[mcp.ServerSession]
+	mcp.AddTool(srv, &mcp.Tool{Name: "sync"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		ss.Store(req.Session)
+		if calls.Add(1) == 1 {
+			return nil, nil, mcp.URLElicitationRequiredError([]*mcp.ElicitParams{
+				{Mode: "url", Message: "Authorize the calendar", URL: url, ElicitationID: "auth-9"},
+				{Mode: "url", Message: "Authorize the calendar", URL: url, ElicitationID: "auth-9"},
+				{Mode: "url", Message: "Authorize the calendar", URL: url, ElicitationID: "auth-10"},
+			})
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "synced"}}}, nil, nil
+	})
+	p := &person{}
+	p.answer = func(ctx context.Context, ep wire.ElicitParams) (*wire.ElicitResult, error) {
+		go func() {
+			for _, id := range []string{"auth-9", "auth-10"} {
+				ss.Load().NotifyElicitationComplete(context.Background(), &mcp.ElicitationCompleteParams{ElicitationID: id})
+			}
+		}()
+		return &wire.ElicitResult{Action: wire.ActionAccept}, nil
+	}
+	px := startProxy(t, srv, &Proxy{Eliciter: p, Channel: "default"}, "2025-11-25", nil)
+	if got := callText(t, px.host, "sync"); got != "synced" {
+		t.Errorf("host got %q, want the retried result", got)
+	}
+	if a := p.seen(); len(a) != 1 || a[0].Params.URL != url {
+		t.Errorf("the person was shown %d links, want the one once: %+v", len(a), a)
+	}
+}
+
 func TestProxyPassThroughLeavesElicitationToHost(t *testing.T) {
 	tests := []struct{ protocol, tool string }{
 		{"2025-11-25", "elicit"},

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/formbridge/formbridge/app/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -58,49 +57,32 @@ func (h *Handler) URLRequired() mcp.Middleware {
 }
 
 func (h *Handler) completeURLs(ctx context.Context, cs *mcp.ClientSession, r *urlRetry, data json.RawMessage) error {
-	if !time.Now().Before(r.deadline) {
-		return r.timeUp()
-	}
 	var d struct {
 		Elicitations []*mcp.ElicitParams `json:"elicitations"`
 	}
 	if err := json.Unmarshal(data, &d); err != nil || len(d.Elicitations) == 0 {
 		return errors.New("-32042 without elicitations")
 	}
-	ids := make([]string, 0, len(d.Elicitations))
-	for _, p := range d.Elicitations {
+	links := make([]urlLink, len(d.Elicitations))
+	for i, p := range d.Elicitations {
 		if p == nil || p.Mode != wire.ModeURL || p.ElicitationID == "" {
 			return errors.New("-32042 lists something that is not a URL elicitation")
 		}
-		r.listed(p.ElicitationID)
-		ids = append(ids, p.ElicitationID)
-	}
-	askCtx, cancel := context.WithDeadline(ctx, r.deadline)
-	defer cancel()
-	asked := false
-	for _, p := range d.Elicitations {
-		if !r.toAsk(p.ElicitationID, p.URL) {
-			continue
-		}
-		if !asked {
-			asked = true
-			if err := r.ask(); err != nil {
-				return err
-			}
-		}
-		res, err := h.Elicit(askCtx, &mcp.ElicitRequest{Session: cs, Params: p})
-		if err != nil {
-			if ctx.Err() == nil && askCtx.Err() != nil {
-				return r.timeUp()
-			}
-			return err
-		}
-		if res.Action != wire.ActionAccept {
-			return fmt.Errorf("the person answered %s to %s", res.Action, p.URL)
-		}
-		r.open(p.ElicitationID, p.URL)
+		links[i] = urlLink{p.ElicitationID, p.URL}
 	}
 	ir := cs.InitializeResult()
 	notified := ir == nil || ir.ProtocolVersion < "2026-07-28" // that revision has no completion notification
-	return r.await(ctx, ids, notified)
+	return r.round(ctx, links, notified, func(ctx context.Context, pending []int) error {
+		for _, i := range pending {
+			p := d.Elicitations[i]
+			res, err := h.Elicit(ctx, &mcp.ElicitRequest{Session: cs, Params: p})
+			if err != nil {
+				return err
+			}
+			if res.Action != wire.ActionAccept {
+				return fmt.Errorf("the person answered %s to %s", res.Action, p.URL)
+			}
+		}
+		return nil
+	})
 }

@@ -108,6 +108,49 @@ func (r *urlRetry) timeUp() error {
 	return fmt.Errorf("the URL elicitations did not complete within %s", r.timeout)
 }
 
+// urlLink is a URL elicitation a -32042 lists: its id and address.
+type urlLink struct{ id, url string }
+
+// round is one -32042 round of a request, over the links the server
+// listed, in its order. The person is asked about those not yet opened
+// (askPerson gets their indices in links, and fails unless every one was
+// opened), before the time is up; then round waits until the request
+// should go again (await). The proxy asks about them all at once, a Go
+// host one by one. notified: the protocol has a completion notification.
+func (r *urlRetry) round(ctx context.Context, links []urlLink, notified bool, askPerson func(ctx context.Context, pending []int) error) error {
+	if !time.Now().Before(r.deadline) {
+		return r.timeUp()
+	}
+	ids := make([]string, len(links))
+	var pending []int
+	asking := map[string]bool{} // ids and addresses: a link listed twice is asked about once
+	for i, l := range links {
+		r.listed(l.id)
+		ids[i] = l.id
+		if r.toAsk(l.id, l.url) && !asking[l.id] && !asking[l.url] {
+			pending = append(pending, i)
+			asking[l.id], asking[l.url] = true, true
+		}
+	}
+	if len(pending) > 0 {
+		if err := r.ask(); err != nil {
+			return err
+		}
+		askCtx, cancel := context.WithDeadline(ctx, r.deadline)
+		defer cancel()
+		if err := askPerson(askCtx, pending); err != nil {
+			if ctx.Err() == nil && askCtx.Err() != nil {
+				return r.timeUp()
+			}
+			return err
+		}
+		for _, i := range pending {
+			r.open(links[i].id, links[i].url)
+		}
+	}
+	return r.await(ctx, ids, notified)
+}
+
 // await waits, after the person has opened every link in ids, until the
 // request should go again: at once when the server says the last of them
 // completed, else when the next wait is up. notified is false where the
