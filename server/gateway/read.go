@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -61,7 +60,11 @@ func (c *conn) handle(data []byte) {
 	case m.IsRequest() && m.Method == wire.MethodHello:
 		c.fail(m.ID, wire.CodeInvalidRequest, "hello was already answered on this connection")
 	case m.IsRequest():
-		c.fail(m.ID, wire.CodeMethodNotFound, "method not found: "+short(m.Method))
+		// Not counted as a bad frame: a well-formed request for a method
+		// this bridge does not serve is how a newer widget learns what an
+		// older bridge lacks, and -32601 is its answer (a notification
+		// it does not know costs nothing either).
+		c.send(wire.NewError(m.ID, wire.CodeMethodNotFound, "method not found: "+short(m.Method), nil))
 	case m.IsNotification():
 		// JSON-RPC never answers a notification; none is defined
 		// from widget to bridge, so there is nothing to do.
@@ -88,16 +91,17 @@ func (c *conn) answer(m *wire.Message) {
 		c.g.log.Log(context.Background(), level, "widget returned an error for a request", "remote", c.remote, "id", short(id), "code", m.Error.Code)
 		return
 	}
-	var res struct {
-		wire.ElicitResult
-		Meta json.RawMessage `json:"_meta"` // MCP allows it on any result; unused
-	}
-	if len(m.Result) == 0 || decodeStrict(m.Result, &res) != nil {
+	// Members besides action and content (MCP's _meta, or what a newer
+	// widget or MCP revision adds) are ignored, not refused: a widget
+	// newer than this bridge must still be able to answer. Only action
+	// and content are read, and only they go on to the server.
+	var res wire.ElicitResult
+	if len(m.Result) == 0 || json.Unmarshal(m.Result, &res) != nil {
 		c.fail(m.ID, wire.CodeInvalidParams, `the result must be {"action": "accept"|"decline"|"cancel", "content"?: {...}}`)
 		return
 	}
 	var werr *wire.Error
-	switch err := c.sess.Answer(id, res.ElicitResult); {
+	switch err := c.sess.Answer(id, res); {
 	case err == nil:
 	case errors.Is(err, hub.ErrUnknownRequest):
 		// Not abuse: a widget retrying after a bridge restart does this.
@@ -117,19 +121,6 @@ func (c *conn) notifySettled(id, outcome string) {
 	if err == nil {
 		c.send(m)
 	}
-}
-
-// decodeStrict decodes JSON refusing unknown fields and trailing data.
-func decodeStrict(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if dec.More() {
-		return errors.New("trailing data")
-	}
-	return nil
 }
 
 // fail answers a bad frame with a JSON-RPC error and counts it.
