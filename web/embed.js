@@ -30,8 +30,11 @@
   // sandboxed. Nothing more: no top navigation, no modals, no downloads.
   var SANDBOX = "allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox";
   var STATES = { connecting: 1, online: 1, offline: 1 };
-  // "unknown": the bridge no longer held the request (it restarted).
-  var OUTCOMES = { answered: 1, "answered-elsewhere": 1, cancelled: 1, expired: 1, unknown: 1 };
+  // Any outcome means the request left: answered, answered-elsewhere,
+  // cancelled, expired, unknown (the bridge no longer held it), or one a
+  // later widget or bridge adds, which this copy of the script, pinned in
+  // a host page, must still pass on.
+  var OUTCOME = /^[a-z][a-z0-9-]{0,63}$/;
   var MAX_HEIGHT = 20000; // px; a frame taller than this is a bug, not content
 
   // The widget lives one folder above this script (…/web/embed.js), at
@@ -131,7 +134,7 @@
           }
           break;
         case "settled":
-          if (typeof m.id === "string" && OUTCOMES[m.outcome]) {
+          if (typeof m.id === "string" && typeof m.outcome === "string" && OUTCOME.test(m.outcome)) {
             emit("settled", { id: m.id, outcome: m.outcome });
           }
           break;

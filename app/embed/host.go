@@ -168,7 +168,20 @@ func (h *Host) Settled(id, outcome string) {
 	if h == nil || outcome == "rejected" {
 		return
 	}
-	h.post(TypeSettled, map[string]any{"id": id, "outcome": outcome})
+	h.post(TypeSettled, map[string]any{"id": id, "outcome": hostOutcome(outcome)})
+}
+
+// hostOutcome is the outcome a host page is told: one embed.v1 lists,
+// else "unknown". A bridge newer than this widget may settle a request
+// in a way embed.v1 does not name, and the copies of embed.js host
+// pages keep drop a settled message with an outcome they do not list:
+// they must still hear that the request left.
+func hostOutcome(outcome string) string {
+	switch outcome {
+	case "answered", "answered-elsewhere", "cancelled", "expired", "unknown":
+		return outcome
+	}
+	return "unknown"
 }
 
 // Close stops listening and observing.

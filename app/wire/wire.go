@@ -231,14 +231,29 @@ const (
 // IsURL reports whether p asks the person to open a link.
 func (p *ElicitParams) IsURL() bool { return p.Mode == ModeURL }
 
-// RequestMeta returns the bridge's metadata from p, if present.
+// RequestMeta returns the bridge's metadata from p, if present. A
+// reading this widget cannot use (a field kind, or a default, from a
+// bridge newer than it) is left out, and the widget says it cannot show
+// the request; who asks and until when still stand, for the person to
+// decide on Decline or Skip.
 func (p *ElicitParams) RequestMeta() (RequestMeta, bool) {
-	var m RequestMeta
 	raw, ok := p.Meta[MetaKey]
-	if !ok || json.Unmarshal(raw, &m) != nil {
+	if !ok {
 		return RequestMeta{}, false
 	}
-	return m, true
+	var m RequestMeta
+	if json.Unmarshal(raw, &m) == nil {
+		return m, true
+	}
+	var head struct {
+		Requester Implementation `json:"requester"`
+		CreatedAt time.Time      `json:"createdAt"`
+		ExpiresAt time.Time      `json:"expiresAt"`
+	}
+	if json.Unmarshal(raw, &head) != nil {
+		return RequestMeta{}, false
+	}
+	return RequestMeta{Requester: head.Requester, CreatedAt: head.CreatedAt, ExpiresAt: head.ExpiresAt}, true
 }
 
 // ElicitResult is MCP's ElicitResult: the widget's response to an
