@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"encoding/json"
-	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,7 +9,6 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/coder/websocket"
 
 	"github.com/formbridge/formbridge/app/wire"
 	"github.com/formbridge/formbridge/server/site"
@@ -76,41 +74,19 @@ func TestSkewWidgetNewOutcomeReachesHost(t *testing.T) {
 	const token = "skew-token"
 	hostDir := t.TempDir()
 	host := serveDir(t, hostDir, "/")
-	siteHandler, err := site.New(&site.Options{WebDir: WebDir(), Version: "e2e", AllowedOrigins: []string{host}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mux := http.NewServeMux()
-	mux.Handle("/", siteHandler)
-	mux.HandleFunc(wire.Path, func(w http.ResponseWriter, r *http.Request) {
-		c, err := websocket.Accept(w, r, &websocket.AcceptOptions{Subprotocols: []string{wire.Subprotocol}, InsecureSkipVerify: true})
-		if err != nil {
-			return
-		}
-		defer c.CloseNow()
-		ctx := r.Context()
-		send := func(m *wire.Message) {
-			data, _ := json.Marshal(m)
-			c.Write(ctx, websocket.MessageText, data)
-		}
-		var hello wire.Message
-		if _, data, err := c.Read(ctx); err != nil || json.Unmarshal(data, &hello) != nil {
-			return
-		}
-		res, _ := wire.NewResult(hello.ID, wire.HelloResult{Channel: "default", ServerInfo: wire.Implementation{Name: "formbridge"}, Pending: 1})
-		send(res)
+	addr := handBridge(t, &site.Options{WebDir: WebDir(), Version: "e2e", AllowedOrigins: []string{host}}, func(send func(*wire.Message), read func() (*wire.Message, error)) {
 		req, _ := wire.NewRequest("r1", wire.MethodElicit, json.RawMessage(`{"message":"Approve the refund?","requestedSchema":{"type":"object","properties":{}},"_meta":{"formbridge/request":{"requester":{"name":"shop"},"form":{"fields":[]}}}}`))
 		send(req)
 		time.Sleep(time.Second)
 		n, _ := wire.NewNotification(wire.MethodSettled, wire.SettledParams{RequestID: "r1", Outcome: "withdrawn-by-admin"})
 		send(n)
 		for {
-			if _, _, err := c.Read(ctx); err != nil {
+			if _, err := read(); err != nil {
 				return
 			}
 		}
 	})
-	bridge := "http://" + serve(t, mux, nil)
+	bridge := "http://" + addr
 	js, err := os.ReadFile(filepath.Join(WebDir(), "embed.js"))
 	if err != nil {
 		t.Fatal(err)

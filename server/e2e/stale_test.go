@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"encoding/json"
-	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -70,53 +69,23 @@ func withdrawnUnheard(t *testing.T, b *Bridge, page context.Context, params stri
 func TestAnswerToGoneRequest(t *testing.T) {
 	const token = "stale-form-token"
 	answered := make(chan json.RawMessage, 1)
-	siteHandler, err := site.New(&site.Options{WebDir: WebDir(), Version: "e2e"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mux := http.NewServeMux()
-	mux.Handle("/", siteHandler)
-	mux.HandleFunc(wire.Path, func(w http.ResponseWriter, r *http.Request) {
-		c, err := websocket.Accept(w, r, &websocket.AcceptOptions{Subprotocols: []string{wire.Subprotocol}})
-		if err != nil {
-			return
-		}
-		defer c.CloseNow()
-		ctx := r.Context()
-		send := func(m *wire.Message) {
-			data, _ := json.Marshal(m)
-			c.Write(ctx, websocket.MessageText, data)
-		}
-		var hello wire.Message
-		if _, data, err := c.Read(ctx); err != nil || json.Unmarshal(data, &hello) != nil {
-			return
-		}
-		res, _ := wire.NewResult(hello.ID, wire.HelloResult{Channel: "default", ServerInfo: wire.Implementation{Name: "formbridge"}, Pending: 1})
-		send(res)
+	addr := handBridge(t, &site.Options{WebDir: WebDir(), Version: "e2e"}, func(send func(*wire.Message), read func() (*wire.Message, error)) {
 		req, _ := wire.NewRequest("ghost", wire.MethodElicit, json.RawMessage(`{"message":"Approve the refund?","requestedSchema":{"type":"object","properties":{}}}`))
 		send(req)
 		for {
-			_, data, err := c.Read(ctx)
+			m, err := read()
 			if err != nil {
 				return
 			}
-			var m wire.Message
-			if json.Unmarshal(data, &m) == nil && m.IsResponse() {
+			if m.IsResponse() {
 				answered <- m.Result
 				send(wire.NewError(m.ID, wire.CodeUnknownRequest, "no pending request has this id", nil))
 			}
 		}
 	})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
 
 	ctx := NewBrowser(t)
-	do(t, ctx, "open the widget", chromedp.Navigate("http://"+ln.Addr().String()+"/#token="+token))
+	do(t, ctx, "open the widget", chromedp.Navigate("http://"+addr+"/#token="+token))
 	waitForm(t, ctx)
 	// This bridge sends no reading of the request in _meta, as a real one
 	// does: the widget cannot show it as a form, says so, and still
@@ -139,4 +108,51 @@ func TestAnswerToGoneRequest(t *testing.T) {
 	if !strings.Contains(note, "not delivered") {
 		t.Errorf("notice: %q", note)
 	}
+}
+
+// handBridge serves the widget's site with a bridge written by hand, and
+// returns its address: it answers the widget's hello (one request
+// pending), then script speaks formbridge.v1 with the widget (send a
+// frame, read the next one; a frame that is not JSON-RPC is skipped)
+// until it returns. For what the real bridge would never send.
+func handBridge(t *testing.T, opts *site.Options, script func(send func(*wire.Message), read func() (*wire.Message, error))) string {
+	t.Helper()
+	siteHandler, err := site.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/", siteHandler)
+	mux.HandleFunc(wire.Path, func(w http.ResponseWriter, r *http.Request) {
+		c, err := websocket.Accept(w, r, &websocket.AcceptOptions{Subprotocols: []string{wire.Subprotocol}, OriginPatterns: []string{"*"}})
+		if err != nil {
+			return
+		}
+		defer c.CloseNow()
+		ctx := r.Context()
+		send := func(m *wire.Message) {
+			data, _ := json.Marshal(m)
+			c.Write(ctx, websocket.MessageText, data)
+		}
+		read := func() (*wire.Message, error) {
+			for {
+				_, data, err := c.Read(ctx)
+				if err != nil {
+					return nil, err
+				}
+				var m wire.Message
+				if json.Unmarshal(data, &m) == nil {
+					return &m, nil
+				}
+			}
+		}
+		hello, err := read()
+		if err != nil {
+			return
+		}
+		res, _ := wire.NewResult(hello.ID, wire.HelloResult{Channel: "default", ServerInfo: wire.Implementation{Name: "formbridge"}, Pending: 1})
+		send(res)
+		script(send, read)
+	})
+	return serve(t, mux, nil)
 }

@@ -360,74 +360,59 @@ func TestProxyUpstreamGoneMidCall(t *testing.T) {
 }
 
 // -32042: the proxy shows the URL request, waits for its completion and
-// retries once; the host sees the retried result.
+// retries once; the host sees the retried result. A link listed twice,
+// or under two ids, is shown once.
 func TestProxyURLElicitationRequired(t *testing.T) {
-	t.Parallel()
-	var calls atomic.Int32
-	srv := mcp.NewServer(travelDesk, nil)
-	var ss atomic.Pointer[mcp.ServerSession]
-	mcp.AddTool(srv, &mcp.Tool{Name: "sync"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
-		ss.Store(req.Session)
-		if calls.Add(1) == 1 {
-			return nil, nil, mcp.URLElicitationRequiredError([]*mcp.ElicitParams{{
-				Mode: "url", Message: "Authorize the calendar", URL: "https://auth.example/start", ElicitationID: "auth-9",
-			}})
-		}
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "synced"}}}, nil, nil
-	})
-	p := &person{}
-	p.answer = func(ctx context.Context, ep wire.ElicitParams) (*wire.ElicitResult, error) {
-		// The person opens the link; the server learns it is done and says so.
-		go ss.Load().NotifyElicitationComplete(context.Background(), &mcp.ElicitationCompleteParams{ElicitationID: ep.ElicitationID})
-		return &wire.ElicitResult{Action: wire.ActionAccept}, nil
-	}
-	px := startProxy(t, srv, &Proxy{Eliciter: p, Channel: "default"}, "2025-11-25", nil)
-	if got := callText(t, px.host, "sync"); got != "synced" {
-		t.Errorf("host got %q, want the retried result", got)
-	}
-	if n := calls.Load(); n != 2 {
-		t.Errorf("upstream saw %d calls, want 2", n)
-	}
-	if a := p.seen(); len(a) != 1 || a[0].Params.URL != "https://auth.example/start" {
-		t.Errorf("person was shown %+v", a)
-	}
-	waitFor(t, "completion forwarded to the widgets", func() bool { return len(p.done()) == 1 })
-}
-
-// A -32042 may list one link twice, or under two ids: the person is
-// asked about it once, and the call goes again once it is done.
-func TestProxyURLListedTwice(t *testing.T) {
-	t.Parallel()
 	const url = "https://auth.example/start"
-	var calls atomic.Int32
-	srv := mcp.NewServer(travelDesk, nil)
-	var ss atomic.Pointer[mcp.ServerSession]
-	mcp.AddTool(srv, &mcp.Tool{Name: "sync"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
-		ss.Store(req.Session)
-		if calls.Add(1) == 1 {
-			return nil, nil, mcp.URLElicitationRequiredError([]*mcp.ElicitParams{
-				{Mode: "url", Message: "Authorize the calendar", URL: url, ElicitationID: "auth-9"},
-				{Mode: "url", Message: "Authorize the calendar", URL: url, ElicitationID: "auth-9"},
-				{Mode: "url", Message: "Authorize the calendar", URL: url, ElicitationID: "auth-10"},
+	link := func(id string) *mcp.ElicitParams {
+		return &mcp.ElicitParams{Mode: "url", Message: "Authorize the calendar", URL: url, ElicitationID: id}
+	}
+	tests := []struct {
+		name  string
+		links []*mcp.ElicitParams
+	}{
+		{"one link", []*mcp.ElicitParams{link("auth-9")}},
+		{"listed twice and under two ids", []*mcp.ElicitParams{link("auth-9"), link("auth-9"), link("auth-10")}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var calls atomic.Int32
+			srv := mcp.NewServer(travelDesk, nil)
+			var ss atomic.Pointer[mcp.ServerSession]
+			mcp.AddTool(srv, &mcp.Tool{Name: "sync"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+				ss.Store(req.Session)
+				if calls.Add(1) == 1 {
+					return nil, nil, mcp.URLElicitationRequiredError(tt.links)
+				}
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "synced"}}}, nil, nil
 			})
-		}
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "synced"}}}, nil, nil
-	})
-	p := &person{}
-	p.answer = func(ctx context.Context, ep wire.ElicitParams) (*wire.ElicitResult, error) {
-		go func() {
-			for _, id := range []string{"auth-9", "auth-10"} {
-				ss.Load().NotifyElicitationComplete(context.Background(), &mcp.ElicitationCompleteParams{ElicitationID: id})
+			ids := map[string]bool{}
+			for _, l := range tt.links {
+				ids[l.ElicitationID] = true
 			}
-		}()
-		return &wire.ElicitResult{Action: wire.ActionAccept}, nil
-	}
-	px := startProxy(t, srv, &Proxy{Eliciter: p, Channel: "default"}, "2025-11-25", nil)
-	if got := callText(t, px.host, "sync"); got != "synced" {
-		t.Errorf("host got %q, want the retried result", got)
-	}
-	if a := p.seen(); len(a) != 1 || a[0].Params.URL != url {
-		t.Errorf("the person was shown %d links, want the one once: %+v", len(a), a)
+			p := &person{}
+			p.answer = func(ctx context.Context, ep wire.ElicitParams) (*wire.ElicitResult, error) {
+				// The person opens the link; the server learns it is done and says so.
+				go func() {
+					for id := range ids {
+						ss.Load().NotifyElicitationComplete(context.Background(), &mcp.ElicitationCompleteParams{ElicitationID: id})
+					}
+				}()
+				return &wire.ElicitResult{Action: wire.ActionAccept}, nil
+			}
+			px := startProxy(t, srv, &Proxy{Eliciter: p, Channel: "default"}, "2025-11-25", nil)
+			if got := callText(t, px.host, "sync"); got != "synced" {
+				t.Errorf("host got %q, want the retried result", got)
+			}
+			if n := calls.Load(); n != 2 {
+				t.Errorf("upstream saw %d calls, want 2", n)
+			}
+			if a := p.seen(); len(a) != 1 || a[0].Params.URL != url {
+				t.Errorf("the person was shown %d links, want the one once: %+v", len(a), a)
+			}
+			waitFor(t, "completion forwarded to the widgets", func() bool { return len(p.done()) == len(ids) })
+		})
 	}
 }
 
