@@ -109,11 +109,27 @@ type Client struct {
 	mu    sync.Mutex
 	conn  *websocket.Conn // nil unless the hello succeeded
 	state State           // last state reported through OnEvent
+	wake  chan struct{}   // closed by Retry; set only while Run waits to reconnect
 }
 
 // New returns a Client that does nothing until Run is called.
 func New(opts Options) *Client {
 	return &Client{opts: opts, dial: dialBridge}
+}
+
+// Retry has Run, when it is waiting to reconnect, reconnect now rather
+// than at the end of its backoff (up to maxBackoff): the browser says
+// the network is back, or the person has come back to the page. Nothing
+// otherwise: a Retry while connected must not cut short the backoff of a
+// later drop, which keeps widgets dropped together by a bridge restart
+// from all coming back at once.
+func (c *Client) Retry() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.wake != nil {
+		close(c.wake)
+		c.wake = nil
+	}
 }
 
 // dialBridge opens the connection. Only Subprotocols is set because it is

@@ -146,6 +146,71 @@ func TestReconnectBackoffAfterShortSessions(t *testing.T) {
 	})
 }
 
+// Retry (the network back, the person back at the page) reconnects at
+// once when the client waits out a backoff; a Retry while it is
+// connected does not cut short the backoff after a later drop.
+func TestRetryCutsBackoffShort(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var b *fakeBridge
+		b = &fakeBridge{t: t, serve: func(bc *bridgeConn) {
+			if n := len(b.dialTimes()); n <= 4 || n == 6 {
+				return // the network is down: dropped before hello
+			}
+			// The fifth connection is online for 20 s (under stableFor),
+			// then drops.
+			bc.hello("secret", bridgeInfo)
+			gone := make(chan struct{})
+			go func() {
+				defer close(gone)
+				for {
+					if _, err := bc.read(); err != nil {
+						return
+					}
+				}
+			}()
+			for range 2 {
+				select {
+				case <-gone:
+					return
+				case <-time.After(wire.HeartbeatInterval):
+				}
+				bc.notify(wire.MethodHeartbeat, wire.HeartbeatParams{Time: time.Now()})
+			}
+		}}
+		c := New(Options{Token: "secret"})
+		stop := serveMem(t, b, c)
+		defer stop()
+		ctx, cancel := context.WithCancel(t.Context())
+		done := make(chan struct{})
+		go func() { defer close(done); c.Run(ctx) }()
+		defer func() { cancel(); <-done }()
+
+		time.Sleep(8 * time.Second) // four failed dials, the fourth wait (6.4-9.6 s) begun
+		if n := len(b.dialTimes()); n != 4 {
+			t.Fatalf("%d dials in 8 s, want 4", n)
+		}
+		retried := time.Now()
+		c.Retry()
+		synctest.Wait()
+		dials := b.dialTimes()
+		if len(dials) != 5 || dials[4] != retried {
+			t.Fatalf("Retry during the backoff: dials %v, want a fifth at once (%v)", dials, retried)
+		}
+		time.Sleep(time.Second)
+		c.Retry() // online now: nothing to cut short
+		time.Sleep(2 * time.Minute)
+		dials = b.dialTimes()
+		if len(dials) < 7 {
+			t.Fatalf("%d dials, want the dropped connection redialled twice", len(dials))
+		}
+		// The drop ended a connection of under stableFor: the wait after
+		// it is the fifth backoff (16 s, jittered), not cut short.
+		if gap := dials[5].Sub(dials[4]); gap < 2*wire.HeartbeatInterval+12800*time.Millisecond {
+			t.Errorf("the redial after the drop came %v after the connection began; a Retry while online cut its backoff short", gap)
+		}
+	})
+}
+
 func TestHeartbeatTimeout(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		start := time.Now()

@@ -15,7 +15,7 @@ const stableFor = 30 * time.Second
 // drops; a drop within stableFor of connecting counts as one more
 // failure. It returns when ctx ends, closing the connection explicitly,
 // or after a Fatal event (a refused token or no bridge URL), since
-// retrying cannot help then.
+// retrying cannot help then. Retry cuts a backoff short.
 func (c *Client) Run(ctx context.Context) {
 	if c.opts.URL == "" {
 		c.setState(StateOffline)
@@ -48,11 +48,20 @@ func (c *Client) Run(ctx context.Context) {
 		}
 		t := time.NewTimer(backoff(failures))
 		failures++
+		wake := make(chan struct{})
+		c.mu.Lock()
+		c.wake = wake
+		c.mu.Unlock()
 		select {
 		case <-ctx.Done():
 			t.Stop()
 			return
 		case <-t.C:
+		case <-wake:
+			t.Stop()
 		}
+		c.mu.Lock()
+		c.wake = nil
+		c.mu.Unlock()
 	}
 }

@@ -148,6 +148,7 @@ func (w *widget) dial(ctx app.Context, pageURL string, l link) {
 		},
 	})
 	w.conn = c
+	w.reconnect = c.Retry
 	go c.Run(ctx)
 }
 

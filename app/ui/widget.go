@@ -48,7 +48,9 @@ type widget struct {
 	refusedNow bool   // the browser refused notifications when the person asked
 
 	releaseVisibility func()
+	releaseOnline     func()
 	releaseHash       func() // onLinkChange's listener; nil when embedded
+	reconnect         func() // the client's Retry; nil until it runs
 
 	host  *embed.Host  // the page embedding this widget (embed.js); nil on a page of its own
 	watch *embed.Watch // words a bridge on another origin that never answers
@@ -77,6 +79,7 @@ func (w *widget) OnMount(ctx app.Context) {
 		w.baseTitle = "formbridge"
 	}
 	w.releaseVisibility = app.Window().AddEventListener("visibilitychange", w.onVisibilityChange)
+	w.releaseOnline = app.Window().AddEventListener("online", w.onOnline)
 	w.connect(ctx)
 	go func() {
 		t := time.NewTicker(tickEvery)
@@ -126,6 +129,9 @@ func (w *widget) OnDismount() {
 	if w.releaseVisibility != nil {
 		w.releaseVisibility()
 	}
+	if w.releaseOnline != nil {
+		w.releaseOnline()
+	}
 	if w.releaseHash != nil {
 		w.releaseHash()
 	}
@@ -133,8 +139,23 @@ func (w *widget) OnDismount() {
 }
 
 // onVisibilityChange clears the "(2) …" title once the person is back.
+// A person coming back to the page while it waits to reconnect (a phone
+// unlocked) need not wait out the backoff either.
 func (w *widget) onVisibilityChange(ctx app.Context, e app.Event) {
 	w.updateTitle()
+	if !pageHidden() {
+		w.onOnline(ctx, e)
+	}
+}
+
+// onOnline: the browser says the network is back (a phone out of a
+// tunnel). A widget waiting to reconnect does so now: its backoff could
+// otherwise keep a request that came meanwhile off the screen for up to
+// 30 s.
+func (w *widget) onOnline(app.Context, app.Event) {
+	if w.reconnect != nil {
+		w.reconnect()
+	}
 }
 
 // updateTitle shows the number of waiting requests in the tab's title
