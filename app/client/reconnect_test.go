@@ -18,6 +18,16 @@ import (
 	"github.com/formbridge/formbridge/app/wire"
 )
 
+// runMem runs c against b; stop (which a test may call before its end)
+// ends Run, waits for it, then takes b down.
+func runMem(t *testing.T, b *fakeBridge, c *Client) (stop func()) {
+	down := serveMem(t, b, c)
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() { defer close(done); c.Run(ctx) }()
+	return sync.OnceFunc(func() { cancel(); <-done; down() })
+}
+
 func TestBackoffBounds(t *testing.T) {
 	for n := range 12 {
 		base := min(minBackoff<<n, maxBackoff)
@@ -66,12 +76,8 @@ func TestReconnectBackoff(t *testing.T) {
 		c := New(Options{Token: "secret", OnEvent: func(ev Event) {
 			events = append(events, timedEvent{time.Now(), ev})
 		}})
-		stop := serveMem(t, b, c)
+		stop := runMem(t, b, c)
 		defer stop()
-		ctx, cancel := context.WithCancel(t.Context())
-		done := make(chan struct{})
-		go func() { defer close(done); c.Run(ctx) }()
-		defer func() { cancel(); <-done }() // also when an assertion stops the test early
 
 		time.Sleep(70 * time.Second) // past the last connection, short of its heartbeat timeout
 		dials := b.dialTimes()
@@ -91,8 +97,7 @@ func TestReconnectBackoff(t *testing.T) {
 				t.Errorf("delay before connection %d = %v, want within [%v, %v]", i+2, gap, w.lo, w.hi)
 			}
 		}
-		cancel()
-		<-done
+		stop()
 
 		var states []State
 		hellos := 0
@@ -131,14 +136,10 @@ func TestReconnectBackoffAfterShortSessions(t *testing.T) {
 			}
 		}}
 		c := New(Options{Token: "secret"})
-		stop := serveMem(t, b, c)
+		stop := runMem(t, b, c)
 		defer stop()
-		ctx, cancel := context.WithCancel(t.Context())
-		done := make(chan struct{})
-		go func() { defer close(done); c.Run(ctx) }()
 		time.Sleep(5 * time.Minute)
-		cancel()
-		<-done
+		stop()
 		// 1+2+4+8+16 s, then every 30 s: about 14 in 5 minutes.
 		if dials := b.dialTimes(); len(dials) > 16 || dials[4].Sub(dials[3]) < 6400*time.Millisecond {
 			t.Errorf("%d connections in 5 minutes, the fourth wait %v; want the backoff to grow", len(dials), dials[4].Sub(dials[3]))
@@ -178,12 +179,8 @@ func TestRetryCutsBackoffShort(t *testing.T) {
 			}
 		}}
 		c := New(Options{Token: "secret"})
-		stop := serveMem(t, b, c)
+		stop := runMem(t, b, c)
 		defer stop()
-		ctx, cancel := context.WithCancel(t.Context())
-		done := make(chan struct{})
-		go func() { defer close(done); c.Run(ctx) }()
-		defer func() { cancel(); <-done }()
 
 		time.Sleep(8 * time.Second) // four failed dials, the fourth wait (6.4-9.6 s) begun
 		if n := len(b.dialTimes()); n != 4 {
@@ -253,12 +250,8 @@ func TestHeartbeatTimeout(t *testing.T) {
 				mu.Unlock()
 			}
 		}})
-		stop := serveMem(t, b, c)
+		stop := runMem(t, b, c)
 		defer stop()
-		ctx, cancel := context.WithCancel(t.Context())
-		done := make(chan struct{})
-		go func() { defer close(done); c.Run(ctx) }()
-		defer func() { cancel(); <-done }() // also when an assertion stops the test early
 
 		time.Sleep(5 * time.Minute)
 		if got, want := <-lost, 20*time.Second+wire.HeartbeatTimeout; got != want {
