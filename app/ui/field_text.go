@@ -99,6 +99,9 @@ func (f *requestCard) renderText(i int, fd *elicit.Field) app.UI {
 		if d := p.describedBy(); d != "" {
 			ta.Aria("describedby", d)
 		}
+		if p.warning != "" {
+			ta.Attr("spellcheck", "false").Attr("autocorrect", "off").Attr("autocapitalize", "off")
+		}
 		return f.wrapOne(i, p, ta)
 	}
 	in := f.textInput(i, p, inputType(fd), "fb-input", val)
@@ -139,6 +142,13 @@ func (f *requestCard) textInput(i int, p fieldParts, typ, class, value string) a
 		OnInput(f.onFieldInput(p.field.Key), f.Item.Seq, i)
 	if d := p.describedBy(); d != "" {
 		in.Aria("describedby", d)
+	}
+	// A box that seems to ask for a secret is left alone by the
+	// browser's spelling service (Chrome's enhanced spell check and
+	// Edge's Editor send what is checked to their servers) and by a
+	// phone keyboard's corrections, which learn what is typed.
+	if p.warning != "" {
+		in.Attr("spellcheck", "false").Attr("autocorrect", "off").Attr("autocapitalize", "off")
 	}
 	return in
 }
