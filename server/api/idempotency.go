@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"weak"
 
 	"github.com/formbridge/formbridge/app/wire"
 )
@@ -101,6 +102,10 @@ type keyedQuestions struct {
 	settled []*keyed
 	bytes   int // of the answers in settled
 	now     func() time.Time
+	// sweepAt is when the sweep that forgets the oldest kept answer is
+	// due (zero when none is set): what a person typed leaves memory on
+	// time even when no other keyed call comes to forget it.
+	sweepAt time.Time
 }
 
 func newKeyedQuestions() *keyedQuestions {
@@ -162,6 +167,7 @@ func (q *keyedQuestions) settle(k *keyed, res *wire.ElicitResult, err error) {
 		q.settled = append(q.settled, k)
 		q.bytes += k.size
 		q.forgetLocked()
+		q.armLocked()
 	}
 	q.mu.Unlock()
 	k.withdraw() // its context's resources
@@ -181,6 +187,35 @@ func (q *keyedQuestions) forgetLocked() {
 		n++
 	}
 	q.settled = q.settled[n:]
+}
+
+// armLocked sets the sweep for the oldest answer kept, unless one is set
+// for it (later answers expire later). A sweep already due is not
+// counted on, and its timer is never stopped or reset: it may belong to a
+// testing/synctest bubble that ended (see the hub's channel.ensureTimer).
+// The timer holds q weakly.
+func (q *keyedQuestions) armLocked() {
+	now := q.now()
+	if len(q.settled) == 0 || q.sweepAt.After(now) {
+		return
+	}
+	q.sweepAt = q.settled[0].expires
+	wq := weak.Make(q)
+	time.AfterFunc(q.sweepAt.Sub(now), func() {
+		if q := wq.Value(); q != nil {
+			q.sweepNow()
+		}
+	})
+}
+
+// sweepNow forgets the answers whose time is up, and sets the sweep for
+// the next.
+func (q *keyedQuestions) sweepNow() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.sweepAt = time.Time{}
+	q.forgetLocked()
+	q.armLocked()
 }
 
 // forgetChannel drops every key of a deleted channel: a channel made

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"hash/maphash"
 	"sync"
+	"time"
+	"weak"
 
 	"github.com/formbridge/formbridge/app/elicit"
 	"github.com/formbridge/formbridge/app/wire"
@@ -26,18 +28,28 @@ const (
 	maxCachedBytes  = 2 << 20
 )
 
+// cacheSweep is how often the cache forgets the params not asked again
+// since the last sweep: their message and defaults may be a person's
+// details, which the bridge keeps no longer than the question needs
+// them. An entry goes between one and two sweeps after its last use.
+const cacheSweep = 10 * time.Minute
+
 type parseCache struct {
 	seed maphash.Seed
 
 	mu      sync.Mutex
 	entries map[uint64]*parsedEntry
 	bytes   int
+	// sweepAt is when the sweep that forgets idle entries is due; zero
+	// when none is set.
+	sweepAt time.Time
 }
 
-// parsedEntry is one parsed params text; it never changes once stored.
+// parsedEntry is one parsed params text; only used changes once stored.
 type parsedEntry struct {
 	params []byte
 	p      *parsed
+	used   bool // asked again since the last sweep; guarded by parseCache.mu
 }
 
 // size is what the entry counts against maxCachedBytes.
@@ -53,6 +65,9 @@ func (pc *parseCache) parse(params []byte) (*parsed, error) {
 	key := maphash.Bytes(pc.seed, params)
 	pc.mu.Lock()
 	e := pc.entries[key]
+	if e != nil {
+		e.used = true
+	}
 	pc.mu.Unlock()
 	if e != nil && bytes.Equal(e.params, params) {
 		return e.p, nil
@@ -69,7 +84,7 @@ func (pc *parseCache) parseAndKeep(key uint64, params []byte) (*parsed, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &parsedEntry{params: bytes.Clone(params), p: p}
+	e := &parsedEntry{params: bytes.Clone(params), p: p, used: true}
 	if e.size() > maxCachedBytes {
 		return p, nil
 	}
@@ -93,7 +108,44 @@ func (pc *parseCache) parseAndKeep(key uint64, params []byte) (*parsed, error) {
 	}
 	pc.entries[key] = e
 	pc.bytes += e.size()
+	pc.armLocked()
 	return p, nil
+}
+
+// armLocked sets the sweep while the cache holds entries. A sweep
+// already due is not counted on: it may belong to a testing/synctest
+// bubble that ended, and never fire (see channel.ensureTimer). Its timer
+// is never stopped or reset, which the runtime refuses from outside the
+// bubble that made it, and it holds the cache weakly: a closed hub is
+// not kept in memory until it fires.
+func (pc *parseCache) armLocked() {
+	now := time.Now()
+	if len(pc.entries) == 0 || pc.sweepAt.After(now) {
+		return
+	}
+	pc.sweepAt = now.Add(cacheSweep)
+	wp := weak.Make(pc)
+	time.AfterFunc(cacheSweep, func() {
+		if pc := wp.Value(); pc != nil {
+			pc.sweepNow()
+		}
+	})
+}
+
+// sweepNow forgets the entries not asked again since the last sweep.
+func (pc *parseCache) sweepNow() {
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	pc.sweepAt = time.Time{}
+	for k, e := range pc.entries {
+		if !e.used {
+			delete(pc.entries, k)
+			pc.bytes -= e.size()
+			continue
+		}
+		e.used = false
+	}
+	pc.armLocked()
 }
 
 // parseRequest parses and checks params and computes their view.

@@ -1,0 +1,36 @@
+package api
+
+import (
+	"context"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/formbridge/formbridge/app/wire"
+)
+
+// PROTOCOL.md: "An answer is kept for 15 minutes after the question
+// settled". What a person typed must not stay in the bridge's memory
+// longer because no other keyed call came along to sweep it: on a quiet
+// bridge the last answers of the day would otherwise stay until the
+// process ends (in a heap dump, a core file, swap).
+func TestKeyedAnswerForgottenWithoutAnotherCall(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		q := newKeyedQuestions()
+		k, fresh, err := q.claim(context.Background(), "default", "refund-1042", [32]byte{1})
+		if err != nil || !fresh {
+			t.Fatalf("claim: %v, fresh %v", err, fresh)
+		}
+		q.settle(k, &wire.ElicitResult{Action: wire.ActionAccept, Content: map[string]any{"iban": "DE89370400440532013000"}}, nil)
+
+		time.Sleep(keyedRetention + time.Minute)
+		synctest.Wait()
+
+		q.mu.Lock()
+		defer q.mu.Unlock()
+		if len(q.settled) != 0 || len(q.byID) != 0 || q.bytes != 0 {
+			t.Errorf("%v after the question settled, with no call since: %d answers, %d keys, %d bytes kept; want none",
+				keyedRetention+time.Minute, len(q.settled), len(q.byID), q.bytes)
+		}
+	})
+}
