@@ -69,6 +69,56 @@
   for (const type of ["open", "message", "error", "close"]) ws.addEventListener(type, pass);
   ws.addEventListener("open", () => ws.send(hello), { once: true });
 
+  // While the wasm downloads (seconds on a phone's network) go-app's
+  // loader covers the page with "Getting ready… N%", and the requests
+  // waiting for the person are already here: the first is said under it,
+  // as text, so they know what they are waiting for. go-app removes the
+  // loader, and this with it, when the widget starts.
+  let waiting = 0;
+  const preview = (params) => {
+    const loader = document.getElementById("app-wasm-loader");
+    if (!loader || document.getElementById("fb-loader-request")) return;
+    const meta = params._meta?.["formbridge/request"]?.requester ?? {};
+    const shorten = (s, n) => {
+      const chars = Array.from(String(s ?? "").trim());
+      return chars.length > n ? chars.slice(0, n - 1).join("").trimEnd() + "\u2026" : chars.join("");
+    };
+    // As the widget names a requester and sums up a message (app/ui).
+    const who = shorten(meta.title || meta.name, 80) || "A connected app";
+    const what = shorten(String(params.message ?? "").split("\n").find((l) => l.trim() !== ""), 160);
+    const p = document.createElement("p");
+    p.id = "fb-loader-request";
+    p.className = "fb-loader-request";
+    const isolated = (text) => Object.assign(document.createElement("bdi"), { textContent: text });
+    p.append(
+      waiting > 1 ? waiting + " requests are waiting for you. The first, from " : "",
+      isolated(who),
+      waiting > 1 ? ": " : " is asking you: ",
+      what ? "\u201c" : "",
+      isolated(what),
+      what ? "\u201d" : "",
+    );
+    loader.append(p);
+  };
+  const onFrame = (e) => {
+    if (socket || typeof e.data !== "string") return ws.removeEventListener("message", onFrame);
+    let m;
+    try {
+      m = JSON.parse(e.data);
+    } catch {
+      return;
+    }
+    if (m.id === "hello") waiting = Number(m.result?.pending) || 0;
+    if (m.method !== "elicitation/create") return;
+    waiting = Math.max(waiting, 1); // one that came after the hello
+    ws.removeEventListener("message", onFrame);
+    if (m.params && typeof m.params === "object") {
+      if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", () => preview(m.params), { once: true });
+      else preview(m.params);
+    }
+  };
+  ws.addEventListener("message", onFrame);
+
   // EarlySocket is the WebSocket the widget's coder/websocket gets: the
   // early connection, with what it has already received replayed.
   class EarlySocket extends EventTarget {

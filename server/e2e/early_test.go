@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
+
+	"github.com/formbridge/formbridge/server/hub"
 )
 
 // recordSockets has the page keep every WebSocket the browser really
@@ -236,6 +239,45 @@ func TestEarlyConnectionSlowHandshake(t *testing.T) {
 	time.Sleep(2 * time.Second)
 	if n := b.Hub.Widgets("default"); n != 1 {
 		t.Errorf("the bridge counts %d widgets on the channel, want 1", n)
+	}
+	sendNote(t, ctx, out)
+}
+
+// TestLoaderSaysWhatWaits: on a phone's network the wasm takes seconds to
+// arrive, and go-app's loader covers the page with "Getting ready… N%"
+// while the request is already in the page (web/connect.js). The loader
+// says who is asking what, as text, and goes with the loader once the
+// widget starts.
+func TestLoaderSaysWhatWaits(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	const message = "Deploy <b>v2</b> to production?\nIt has 3 changes."
+	pending := func(n int) {
+		for i := 0; b.Hub.Pending(hub.DefaultChannel) < n; i++ {
+			if i > 500 {
+				t.Fatalf("%d requests are not pending", n)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	out := b.Elicit(t, `{"message":`+strconv.Quote(message)+`,"requestedSchema":{"type":"object","properties":{"note":{"type":"string","title":"Note"}}}}`, nil)
+	pending(1)
+	b.Elicit(t, noteQuestion, nil)
+	pending(2)
+	release := holdWasm(t, ctx)
+	do(t, ctx, "open the widget", chromedp.Navigate(b.WidgetURL()))
+	waitJS(t, ctx, "the request said under the loader", `document.querySelector("#app-wasm-loader #fb-loader-request") !== null`)
+	said := eval[string](t, ctx, `document.getElementById("fb-loader-request").textContent`)
+	if want := "2 requests are waiting for you. The first, from Travel Desk: \u201cDeploy <b>v2</b> to production?\u201d"; said != want {
+		t.Errorf("under the loader: %q, want %q", said, want)
+	}
+	if eval[bool](t, ctx, `document.querySelector("#fb-loader-request b") !== null`) {
+		t.Error("the server's message was read as HTML")
+	}
+	release()
+	waitForm(t, ctx)
+	if eval[bool](t, ctx, `document.getElementById("fb-loader-request") !== null`) {
+		t.Error("the loader's words stayed once the widget started")
 	}
 	sendNote(t, ctx, out)
 }
