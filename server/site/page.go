@@ -22,22 +22,62 @@ const (
 // serves one of loaderFiles under its versioned URL.
 func (s *site) servePage(w http.ResponseWriter, r *http.Request, immutable bool) {
 	rec := &pageRecorder{header: w.Header(), code: http.StatusOK}
+	gz := acceptsGzip(r.Header.Get("Accept-Encoding"))
+	heldZipped := false // the client revalidates the compressed bytes
+	if inm := r.Header.Get("If-None-Match"); gz && strings.Contains(inm, gzipTag) {
+		// go-app compares the ETag it gave the uncompressed bytes.
+		heldZipped = true
+		r = r.Clone(r.Context())
+		r.Header.Set("If-None-Match", strings.ReplaceAll(inm, gzipTag, `"`))
+	}
 	s.app.ServeHTTP(rec, r)
 	if immutable {
 		w.Header().Set("Cache-Control", cacheImmutable)
 	}
 	body := rec.body.Bytes()
-	if strings.HasPrefix(w.Header().Get("Content-Type"), "text/html") {
+	h := w.Header()
+	ct := h.Get("Content-Type")
+	if strings.HasPrefix(ct, "text/html") {
 		body = bytes.Replace(body, []byte(goappViewport), []byte(viewport), 1)
 		body = s.versionLoader(body)
 		body = rawHeadersFirst(body, s.app.RawHeaders)
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		h.Set("Content-Type", "text/html; charset=utf-8")
+		h.Set("Content-Length", strconv.Itoa(len(body)))
+	}
+	if compressible(ct) {
+		// The page and go-app's scripts and stylesheet (2-17 KB each)
+		// are text. The compressed bytes get an ETag of their own
+		// (Apache's way), taken back off a revalidation above.
+		h.Add("Vary", "Accept-Encoding")
+		zipped := false
+		if rec.code == http.StatusOK && gz {
+			if b := gzipped(body); b != nil {
+				body, zipped = b, true
+				h.Set("Content-Encoding", encodingGzip)
+				h.Set("Content-Length", strconv.Itoa(len(body)))
+			}
+		}
+		if tag := h.Get("ETag"); zipped && strings.HasSuffix(tag, `"`) {
+			h.Set("ETag", strings.TrimSuffix(tag, `"`)+gzipTag)
+		}
+	}
+	if tag := h.Get("ETag"); rec.code == http.StatusNotModified && heldZipped && strings.HasSuffix(tag, `"`) {
+		h.Add("Vary", "Accept-Encoding")
+		h.Set("ETag", strings.TrimSuffix(tag, `"`)+gzipTag)
 	}
 	w.WriteHeader(rec.code)
 	if r.Method != http.MethodHead {
 		w.Write(body)
 	}
+}
+
+// gzipTag ends the ETag of a compressed response of go-app's.
+const gzipTag = `-gzip"`
+
+// acceptsGzip reports whether a request with this Accept-Encoding takes
+// gzip.
+func acceptsGzip(acceptEncoding string) bool {
+	return (&asset{variants: map[string][]byte{encodingGzip: nil}}).encoding(acceptEncoding) == encodingGzip
 }
 
 // pageRecorder holds a response until it is complete; headers go straight
