@@ -24,11 +24,17 @@ func (s *site) servePage(w http.ResponseWriter, r *http.Request, immutable bool)
 	rec := &pageRecorder{header: w.Header(), code: http.StatusOK}
 	gz := acceptsGzip(r.Header.Get("Accept-Encoding"))
 	heldZipped := false // the client revalidates the compressed bytes
-	if inm := r.Header.Get("If-None-Match"); gz && strings.Contains(inm, gzipTag) {
-		// go-app compares the ETag it gave the uncompressed bytes.
-		heldZipped = true
-		r = r.Clone(r.Context())
-		r.Header.Set("If-None-Match", strings.ReplaceAll(inm, gzipTag, `"`))
+	if inm := r.Header.Get("If-None-Match"); inm != "" {
+		// go-app compares If-None-Match with its one ETag as a whole
+		// string. A cache holding both encodings sends both tags in one
+		// list (RFC 9111 section 4.3.1), and a tag may come weak: the
+		// list is read here, and go-app is given its own tag when one
+		// listed stands for the bytes this request would get.
+		if plain, zipped, ok := s.currentTag(inm, gz); ok {
+			heldZipped = zipped
+			r = r.Clone(r.Context())
+			r.Header.Set("If-None-Match", plain)
+		}
 	}
 	s.app.ServeHTTP(rec, r)
 	if immutable {
@@ -61,9 +67,14 @@ func (s *site) servePage(w http.ResponseWriter, r *http.Request, immutable bool)
 			h.Set("ETag", strings.TrimSuffix(tag, `"`)+gzipTag)
 		}
 	}
-	if tag := h.Get("ETag"); rec.code == http.StatusNotModified && heldZipped && strings.HasSuffix(tag, `"`) {
+	if rec.code == http.StatusNotModified {
+		// A 304 carries the Vary of the 200 it stands for (RFC 9110
+		// section 15.4.5); go-app's say nothing of the content type, and
+		// all of them are text.
 		h.Add("Vary", "Accept-Encoding")
-		h.Set("ETag", strings.TrimSuffix(tag, `"`)+gzipTag)
+		if tag := h.Get("ETag"); heldZipped && strings.HasSuffix(tag, `"`) {
+			h.Set("ETag", strings.TrimSuffix(tag, `"`)+gzipTag)
+		}
 	}
 	w.WriteHeader(rec.code)
 	if r.Method != http.MethodHead {
@@ -73,6 +84,27 @@ func (s *site) servePage(w http.ResponseWriter, r *http.Request, immutable bool)
 
 // gzipTag ends the ETag of a compressed response of go-app's.
 const gzipTag = `-gzip"`
+
+// currentTag reads an If-None-Match list (weak comparison, RFC 9110
+// section 13.1.2) for go-app's current ETag, or its compressed form when
+// the request takes gzip; ok when one is there. zipped: the compressed
+// form was, so the 304 names it. go-app gives every response the one
+// ETag, its version.
+func (s *site) currentTag(ifNoneMatch string, gz bool) (plain string, zipped, ok bool) {
+	plain = `"` + s.app.Version + `"`
+	zipTag := strings.TrimSuffix(plain, `"`) + gzipTag
+	for _, t := range strings.Split(ifNoneMatch, ",") {
+		switch strings.TrimPrefix(strings.TrimSpace(t), "W/") {
+		case zipTag:
+			if gz {
+				return plain, true, true
+			}
+		case plain:
+			ok = true
+		}
+	}
+	return plain, false, ok
+}
 
 // acceptsGzip reports whether a request with this Accept-Encoding takes
 // gzip.
