@@ -11,9 +11,9 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"weak"
 
 	"github.com/formbridge/formbridge/app/wire"
+	"github.com/formbridge/formbridge/server/internal/later"
 )
 
 // A person may take minutes to answer, and a long poll that long breaks:
@@ -190,22 +190,11 @@ func (q *keyedQuestions) forgetLocked() {
 }
 
 // armLocked sets the sweep for the oldest answer kept, unless one is set
-// for it (later answers expire later). A sweep already due is not
-// counted on, and its timer is never stopped or reset: it may belong to a
-// testing/synctest bubble that ended (see the hub's channel.ensureTimer).
-// The timer holds q weakly.
+// for it (later answers expire later).
 func (q *keyedQuestions) armLocked() {
-	now := q.now()
-	if len(q.settled) == 0 || q.sweepAt.After(now) {
-		return
+	if len(q.settled) > 0 {
+		later.Sweep(&q.sweepAt, q.now(), q.settled[0].expires, q, (*keyedQuestions).sweepNow)
 	}
-	q.sweepAt = q.settled[0].expires
-	wq := weak.Make(q)
-	time.AfterFunc(q.sweepAt.Sub(now), func() {
-		if q := wq.Value(); q != nil {
-			q.sweepNow()
-		}
-	})
 }
 
 // sweepNow forgets the answers whose time is up, and sets the sweep for

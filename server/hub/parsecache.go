@@ -6,10 +6,10 @@ import (
 	"hash/maphash"
 	"sync"
 	"time"
-	"weak"
 
 	"github.com/formbridge/formbridge/app/elicit"
 	"github.com/formbridge/formbridge/app/wire"
+	"github.com/formbridge/formbridge/server/internal/later"
 )
 
 // A server asks the same questions again and again: the same params, or
@@ -112,24 +112,12 @@ func (pc *parseCache) parseAndKeep(key uint64, params []byte) (*parsed, error) {
 	return p, nil
 }
 
-// armLocked sets the sweep while the cache holds entries. A sweep
-// already due is not counted on: it may belong to a testing/synctest
-// bubble that ended, and never fire (see channel.ensureTimer). Its timer
-// is never stopped or reset, which the runtime refuses from outside the
-// bubble that made it, and it holds the cache weakly: a closed hub is
-// not kept in memory until it fires.
+// armLocked sets the sweep while the cache holds entries.
 func (pc *parseCache) armLocked() {
-	now := time.Now()
-	if len(pc.entries) == 0 || pc.sweepAt.After(now) {
-		return
+	if len(pc.entries) > 0 {
+		now := time.Now()
+		later.Sweep(&pc.sweepAt, now, now.Add(cacheSweep), pc, (*parseCache).sweepNow)
 	}
-	pc.sweepAt = now.Add(cacheSweep)
-	wp := weak.Make(pc)
-	time.AfterFunc(cacheSweep, func() {
-		if pc := wp.Value(); pc != nil {
-			pc.sweepNow()
-		}
-	})
 }
 
 // sweepNow forgets the entries not asked again since the last sweep.

@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -321,4 +322,29 @@ func TestLeakUpstreamRequestsAbandoned(t *testing.T) {
 	if refused > 0 {
 		t.Errorf("after %d abandoned upstream requests the proxy refuses the upstream's requests (%d refused): it still counts the abandoned ones as waiting", maxHostRequests, refused)
 	}
+}
+
+// TestSchemaMemoryForgets: a schema's defaults may be a person's details
+// (a prefilled email address). The memory that keeps field order needs a
+// schema only for the moment between its arrival and the handler's
+// lookup; on a host that asks nothing more, it must not keep the last
+// ones for the process's life.
+func TestSchemaMemoryForgets(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := &schemaMemory{byKey: map[[sha256.Size]byte]json.RawMessage{}}
+		schema := json.RawMessage(`{"type":"object","properties":{"email":{"type":"string","format":"email","default":"jane.doe@example.com"}}}`)
+		m.remember(schema)
+		var v any
+		json.Unmarshal(schema, &v)
+		if _, ok := m.recall(v); !ok {
+			t.Fatal("a schema just seen is not recalled")
+		}
+		time.Sleep(schemaMemoryAge + time.Minute)
+		synctest.Wait()
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		if len(m.byKey) != 0 || len(m.keys) != 0 || m.bytes != 0 {
+			t.Errorf("%v after it was seen, with nothing asked since, the memory keeps %d schemas (%d bytes)", schemaMemoryAge+time.Minute, len(m.byKey), m.bytes)
+		}
+	})
 }

@@ -9,11 +9,13 @@ import (
 	"net/http"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/formbridge/formbridge/app/elicit"
+	"github.com/formbridge/formbridge/server/internal/later"
 )
 
 // The go-sdk decodes a requestedSchema into a map, which loses the order
@@ -200,6 +202,11 @@ const (
 	schemaMemoryBytes = 2 << 20
 )
 
+// schemaMemoryAge is how long a schema is kept at most. Its defaults may
+// be a person's details (a prefilled email address), which must not stay
+// for the process's life on a host that asks nothing more.
+const schemaMemoryAge = 10 * time.Minute
+
 var schemas = &schemaMemory{byKey: map[[sha256.Size]byte]json.RawMessage{}}
 
 // schemaMemory keeps schema texts by the digest of their order-free
@@ -208,7 +215,11 @@ type schemaMemory struct {
 	mu    sync.Mutex
 	byKey map[[sha256.Size]byte]json.RawMessage
 	keys  [][sha256.Size]byte // oldest first
+	at    []time.Time         // when each of keys was remembered
 	bytes int                 // of the texts in byKey
+	// sweepAt is when the sweep that forgets schemas past
+	// schemaMemoryAge is due; zero when none is set.
+	sweepAt time.Time
 }
 
 // orderFreeKey is the digest of v re-encoded with sorted keys; numbers go
@@ -245,16 +256,44 @@ func (m *schemaMemory) remember(raw json.RawMessage) {
 	if old, seen := m.byKey[key]; seen {
 		// Asked again: now the newest, so that it is the last to go.
 		m.bytes -= len(old)
-		m.keys = slices.DeleteFunc(m.keys, func(k [sha256.Size]byte) bool { return k == key })
+		i := slices.Index(m.keys, key)
+		m.keys = slices.Delete(m.keys, i, i+1)
+		m.at = slices.Delete(m.at, i, i+1)
 	}
+	now := time.Now()
 	m.keys = append(m.keys, key)
+	m.at = append(m.at, now)
 	m.byKey[key] = bytes.Clone(raw)
 	m.bytes += len(raw)
 	for len(m.keys) > 1 && (len(m.keys) > schemaMemorySize || m.bytes > schemaMemoryBytes) {
-		m.bytes -= len(m.byKey[m.keys[0]])
-		delete(m.byKey, m.keys[0])
-		m.keys = m.keys[1:]
+		m.forgetOldestLocked()
 	}
+	m.armLocked(now)
+}
+
+func (m *schemaMemory) forgetOldestLocked() {
+	m.bytes -= len(m.byKey[m.keys[0]])
+	delete(m.byKey, m.keys[0])
+	m.keys, m.at = m.keys[1:], m.at[1:]
+}
+
+// armLocked sets the sweep for the oldest schema kept.
+func (m *schemaMemory) armLocked(now time.Time) {
+	if len(m.keys) > 0 {
+		later.Sweep(&m.sweepAt, now, m.at[0].Add(schemaMemoryAge), m, (*schemaMemory).sweep)
+	}
+}
+
+// sweep forgets the schemas kept past schemaMemoryAge.
+func (m *schemaMemory) sweep() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := time.Now()
+	for len(m.keys) > 0 && !now.Before(m.at[0].Add(schemaMemoryAge)) {
+		m.forgetOldestLocked()
+	}
+	m.sweepAt = time.Time{}
+	m.armLocked(now)
 }
 
 func (m *schemaMemory) recall(v any) (json.RawMessage, bool) {
