@@ -302,11 +302,7 @@ func TestProxyHTTPUpstreamGoneMidCall(t *testing.T) {
 	}
 	cs, serve := hostThrough(t, ctx, &Proxy{Eliciter: p, Channel: "default"}, upConn, nil, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	defer cs.Close()
-	done := make(chan error, 1)
-	go func() {
-		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "elicit"})
-		done <- err
-	}()
+	done := callAsync(ctx, cs, "elicit")
 	waitFor(t, "the person to be asked", func() bool { return len(p.seen()) == 1 })
 	up.CloseClientConnections()
 	up.Close()

@@ -177,11 +177,7 @@ func TestLeakLongSessionCancelled(t *testing.T) {
 			cycle := func(i int) {
 				ctx, cancel := context.WithCancel(context.Background())
 				defer cancel()
-				done := make(chan error, 1)
-				go func() {
-					_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "elicit"})
-					done <- err
-				}()
+				done := callAsync(ctx, cs, "elicit")
 				waitFor(t, "the question", func() bool { return h.Pending("default") == 1 })
 				buf, _ = w.Take(buf[:0])
 				if i%2 == 0 {

@@ -303,11 +303,7 @@ func TestProxyHostCancelWithdraws(t *testing.T) {
 	})
 	px := startProxy(t, srv, &Proxy{Eliciter: p, Channel: "default"}, "2025-11-25", nil)
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		_, err := px.host.CallTool(ctx, &mcp.CallToolParams{Name: "wait"})
-		done <- err
-	}()
+	done := callAsync(ctx, px.host, "wait")
 	waitFor(t, "the person to be asked", func() bool { return len(p.seen()) == 1 })
 	cancel()
 	for name, ch := range map[string]<-chan struct{}{"elicitation withdrawn": withdrawn, "upstream call cancelled": upstreamCancelled} {
@@ -328,11 +324,7 @@ func TestProxyUpstreamGoneMidCall(t *testing.T) {
 	t.Parallel()
 	p, withdrawn := waitingPerson()
 	px := startProxy(t, newTestServer(t), &Proxy{Eliciter: p, Channel: "default"}, "2025-11-25", nil)
-	done := make(chan error, 1)
-	go func() {
-		_, err := px.host.CallTool(context.Background(), &mcp.CallToolParams{Name: "elicit"})
-		done <- err
-	}()
+	done := callAsync(context.Background(), px.host, "elicit")
 	waitFor(t, "the person to be asked", func() bool { return len(p.seen()) == 1 })
 	px.crash()
 	select {

@@ -27,11 +27,7 @@ func TestProxyHostCancelWithdrawsWhenServerKeepsAsking(t *testing.T) {
 	srv := keepsAskingServer(serverHeard)
 	px := startProxy(t, srv, &Proxy{Eliciter: p, Channel: "default"}, "2025-11-25", nil)
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		_, err := px.host.CallTool(ctx, &mcp.CallToolParams{Name: "wait"})
-		done <- err
-	}()
+	done := callAsync(ctx, px.host, "wait")
 	waitFor(t, "the person to be asked", func() bool { return len(p.seen()) == 1 })
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {
@@ -170,11 +166,7 @@ func TestProxyHostCancelWithdrawsQuestionCrossingIt(t *testing.T) {
 	defer cs.Close()
 
 	callCtx, cancel := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() {
-		_, err := cs.CallTool(callCtx, &mcp.CallToolParams{Name: "wait"})
-		done <- err
-	}()
+	done := callAsync(callCtx, cs, "wait")
 	<-lag.read // the question is in the proxy's hands
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {

@@ -49,3 +49,14 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+// callAsync calls tool on cs in the background; the channel gets how the
+// call ended.
+func callAsync(ctx context.Context, cs *mcp.ClientSession, tool string) <-chan error {
+	done := make(chan error, 1)
+	go func() {
+		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool})
+		done <- err
+	}()
+	return done
+}
