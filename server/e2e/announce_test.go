@@ -139,6 +139,8 @@ func TestNoticeAnnouncesOnlyItself(t *testing.T) {
 		waitJS(t, ctx, "the notice of "+msg, `[...document.querySelectorAll(".fb-notice")].some((n) => n.textContent.includes(`+strconv.Quote(msg)+`))`)
 	}
 	waitJS(t, ctx, "the page to settle", `document.getAnimations().every((a) => a.playState !== "running")`)
+	// Focus moves in go-app's frame after the one that showed the notice.
+	waitJS(t, ctx, "the third notice said", `document.activeElement?.closest(".fb-notice")?.textContent.includes("Deploy gamma?") || window.liveSaid.some((s) => s.includes("Deploy gamma?"))`)
 	said := eval[[]string](t, ctx, `window.liveSaid`)
 	heard := strings.Join(said, " | ")
 	// The last request leaving takes focus to its notice, which a screen
