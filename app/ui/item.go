@@ -37,6 +37,10 @@ type item struct {
 	// rev counts changes made to the item from outside its card (a
 	// rejection), so the card re-renders though its pointer is the same.
 	rev int
+
+	// left is set once the request has left the queue. Its card may hold
+	// it until go-app's next frame, and nothing of it may be stored then.
+	left bool
 }
 
 // newItem takes a request as the bridge read it: the form (and the

@@ -187,6 +187,9 @@ func (f *requestCard) check() (map[string]any, bool) {
 // but what was typed into a field that seems to ask for a secret: the
 // storage is plain text that any script of the page's origin can read.
 func (f *requestCard) save() {
+	if f.Item.left {
+		return
+	}
 	d := f.Item.Draft
 	if len(f.Item.Sensitive) > 0 {
 		kept := *d

@@ -155,6 +155,7 @@ func (w *widget) settle(ctx app.Context, it *item, outcome, action string) {
 	w.requestsMoved()
 	// Also for a request missing from a resync: Synced lists exactly
 	// what the bridge holds, so it will not come back.
+	it.left = true
 	tabStorage.removeItem(draftKey(it.ID))
 	n := settledNotice(it, outcome, action)
 	w.addNotice(n)

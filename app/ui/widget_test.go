@@ -816,3 +816,27 @@ func TestWidgetDeadlineSaid(t *testing.T) {
 		t.Errorf("after a sleep past both marks the status region says %q", w.arrival)
 	}
 }
+
+// A card may still hold its request for a moment after it settled (go-app
+// dismounts it in its next frame): a save then, such as the field the
+// Send press left being marked once the pointer is up, must not write
+// the draft back after settle removed it. What was typed would stay in
+// the tab's storage until the tab closes.
+func TestWidgetNoDraftSavedAfterSettle(t *testing.T) {
+	w, d, c := mountWidget(t)
+	ctx := d.Context()
+	ask(t, w, ctx, "r1", formParams(t, "Name?", shortSchema), testMeta)
+	it := w.queue.find("r1")
+	card := &requestCard{Item: it, Answer: w}
+	it.Draft.set("name", "Ada Lovelace")
+	card.edited(ctx)
+	w.answer(it, wire.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada Lovelace"}})
+	if c.sent["r1"].Action != "accept" {
+		t.Fatalf("bridge got %+v", c.sent["r1"])
+	}
+	w.onSettled(ctx, &wire.SettledParams{RequestID: "r1", Outcome: wire.OutcomeAnswered})
+	card.save()
+	if raw, ok := tabStorage.(mapStorage)[draftKey("r1")]; ok {
+		t.Errorf("after the request settled, the tab's storage keeps its draft: %s", raw)
+	}
+}
