@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -190,7 +191,17 @@ func (r *request) start(h *Hub, p *parsed, opts *ElicitOptions) (now time.Time, 
 	r.id = h.idPrefix + "-" + strconv.FormatUint(h.seq.Add(1), 36)
 	r.parsed = p
 	r.url = p.isURL()
-	r.deadline = h.clock(now) + int64(timeout)
+	// A timeout meant as "forever" (math.MaxInt64) must not wrap the
+	// deadline round to the past: that request would top the expiry
+	// heap and the channel's later requests would get no timer.
+	// (The clock is negative in a testing/synctest bubble, whose time
+	// starts in 2000: no wrap is possible there.)
+	r.deadline = h.clock(now)
+	if r.deadline > 0 && int64(timeout) > math.MaxInt64-r.deadline {
+		r.deadline = math.MaxInt64
+	} else {
+		r.deadline += int64(timeout)
+	}
 	r.index = -1
 	return now, timeout
 }
