@@ -199,6 +199,9 @@ func (a *APIEliciter) do(ctx context.Context, method, path, key string, body, ou
 	}
 	switch resp.StatusCode {
 	case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		if apiOff(data) {
+			break // the bridge's own answer: its API is off, and stays off
+		}
 		return fmt.Errorf("%w: %w", errUnreachable, apiError(resp.StatusCode, data))
 	}
 	if resp.StatusCode/100 != 2 {
@@ -211,6 +214,17 @@ func (a *APIEliciter) do(ctx context.Context, method, path, key string, body, ou
 		return fmt.Errorf("the bridge's answer is not the JSON expected: %w", err)
 	}
 	return nil
+}
+
+// apiOff reports the API's answer of a bridge started without an API
+// key (503 api_off), which no retry changes.
+func apiOff(data []byte) bool {
+	var body struct {
+		Error struct {
+			Code string `json:"code"`
+		} `json:"error"`
+	}
+	return json.Unmarshal(data, &body) == nil && body.Error.Code == "api_off"
 }
 
 // apiError turns an API error body into the hub error it stands for.
@@ -238,6 +252,8 @@ func apiError(status int, data []byte) error {
 		return &wire.Error{Code: wire.CodeTooManyPending, Message: msg}
 	case "rate_limited":
 		return &wire.Error{Code: wire.CodeRateLimited, Message: msg, Data: errData}
+	case "unknown_channel":
+		return fmt.Errorf("the bridge's HTTP API answered %d: %w", status, hub.ErrNoChannel)
 	}
 	return fmt.Errorf("the bridge's HTTP API answered %d: %s", status, msg)
 }
