@@ -19,7 +19,10 @@ import (
 )
 
 // Options configure New. The zero value serves the web folder embedded in
-// the binary.
+// the binary. That folder holds app.wasm only when the binary was built in
+// a clone of formbridge after make wasm: the wasm is not committed, so a
+// program that fetched this module with go get embeds none, and its page
+// cannot start. Such a program names a built web folder in WebDir.
 type Options struct {
 	WebDir         string            // folder with app.css, app.wasm(.br/.gz), icons, embed.js, warmup.js, connect.js; "" = embedded
 	Version        string            // build version (Handler.Version)
