@@ -2,6 +2,8 @@ package hub_test
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"math"
 	"testing"
 	"time"
@@ -46,5 +48,31 @@ func TestHugeTimeout(t *testing.T) {
 			case <-time.After(100 * time.Millisecond):
 			}
 		})
+	}
+}
+
+// The idiomatic way for a Go caller to bound its wait is a context with a
+// deadline. The widget's countdown (expiresAt) must not promise the person
+// more time than that: the form is withdrawn when the context ends.
+func TestExpiresAtHonoursContextDeadline(t *testing.T) {
+	h := newHub(t, nil) // 10 minutes by default
+	w := attach(t, h, hub.DefaultChannel, false)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	deadline, _ := ctx.Deadline()
+	c := elicitAsync(ctx, h, hub.DefaultChannel, nameForm, nil)
+	m := w.next()
+	var p struct {
+		Meta map[string]wire.RequestMeta `json:"_meta"`
+	}
+	if err := json.Unmarshal(m.Params, &p); err != nil {
+		t.Fatal(err)
+	}
+	if got := p.Meta[wire.MetaKey].ExpiresAt; got.After(deadline) {
+		t.Errorf("expiresAt %v is %v after the caller's deadline: the widget promises time the caller does not wait", got, got.Sub(deadline).Round(time.Second))
+	}
+	cancel()
+	if _, err := c.wait(t); !errors.Is(err, context.Canceled) {
+		t.Errorf("Elicit = %v; want context.Canceled", err)
 	}
 }

@@ -155,6 +155,7 @@ func (h *Hub) submit(ctx context.Context, channel string, requester *wire.Implem
 		return nil, nil, invalidParams(err)
 	}
 	now, timeout := r.start(h, p, opts)
+	timeout = shownTimeout(ctx, now, timeout)
 	// What the frame is made of goes to the heap, not onto this stack.
 	// With no widget to send it to, the frame is encoded when one comes
 	// (encoding these params cannot fail); with widgets, now, outside
@@ -204,6 +205,21 @@ func (r *request) start(h *Hub, p *parsed, opts *ElicitOptions) (now time.Time, 
 	}
 	r.index = -1
 	return now, timeout
+}
+
+// shownTimeout is the time the widget is told the request has
+// (expiresAt): timeout, or less when ctx ends sooner, as the request is
+// withdrawn then. Its own expiry stays timeout's, so a caller whose ctx
+// ends hears ctx.Err() as documented, never an expiry that raced it.
+//
+//go:noinline
+func shownTimeout(ctx context.Context, now time.Time, timeout time.Duration) time.Duration {
+	if d, ok := ctx.Deadline(); ok {
+		if left := d.Sub(now); left < timeout {
+			return max(left, 0)
+		}
+	}
+	return timeout
 }
 
 // keepUnsent keeps what r's frame is made of, to encode it later.
