@@ -13,8 +13,10 @@ import (
 // bridges share channels: a request is held by the node its caller
 // reached, widgets attach on any node as Sessions, and answers travel to
 // the holding node, which alone settles, so answer-once holds across
-// nodes. The transports take an Engine so that engine can replace this
-// one without touching them.
+// nodes. The transports hold an Engine inside, so that engine can replace
+// this one without touching their code; their constructors (gateway.New,
+// api.New) still take a *Hub, so an Engine of your own (a *Hub wrapped
+// for metrics, say) cannot be passed to them yet.
 type Engine interface {
 	Elicit(ctx context.Context, channel string, requester wire.Implementation, params json.RawMessage, opts *ElicitOptions) (*wire.ElicitResult, error)
 	Submit(ctx context.Context, channel string, requester wire.Implementation, params json.RawMessage, opts *ElicitOptions, done func(*wire.ElicitResult, error))

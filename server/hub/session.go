@@ -29,7 +29,9 @@ type AttachOptions struct {
 // Session is one widget attached to a channel. The hub queues encoded
 // frames on it; the transport takes them with Take and writes them, so
 // the hub never waits for a widget. When the queue passes the hub's
-// MaxQueue the session ends with ErrSlowWidget.
+// MaxQueue the session ends with ErrSlowWidget. Its methods are safe for
+// concurrent use (the gateway answers from its reader goroutine while
+// its writer takes frames).
 type Session struct {
 	host     sessionHost
 	channel  string

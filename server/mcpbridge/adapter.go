@@ -84,7 +84,8 @@ func clientOptions(e Eliciter, channel string, base *mcp.ClientOptions) (*mcp.Cl
 
 // Handler answers a go-sdk client's elicitations through an Eliciter.
 // [ClientOptions] builds one; use it directly to chain it with your own
-// handlers.
+// handlers. Its methods are safe for concurrent use once its fields are
+// set (the go-sdk calls them for concurrent requests); do not copy it.
 type Handler struct {
 	Eliciter Eliciter
 	Channel  string

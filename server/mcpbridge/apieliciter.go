@@ -21,7 +21,8 @@ import (
 
 // APIEliciter is an Eliciter that uses a running bridge's HTTP API
 // (/api/v1/), so a process can send its questions to a bridge it does not
-// host (formbridge call --bridge).
+// host (formbridge call --bridge). It is safe for concurrent use once its
+// fields are set.
 type APIEliciter struct {
 	BaseURL    string // the bridge, e.g. http://127.0.0.1:8080
 	APIKey     string

@@ -29,7 +29,8 @@ import (
 //     complete, and retries the original request once.
 //
 // With PassThrough set it changes nothing and the host gets the
-// elicitations itself.
+// elicitations itself. One Proxy may Serve many sessions at once (HTTPHost
+// does); do not change its fields while it serves.
 type Proxy struct {
 	Eliciter Eliciter
 	Channel  string
