@@ -12,6 +12,7 @@ package hub
 import (
 	"crypto/rand"
 	"errors"
+	"fmt"
 	"hash/maphash"
 	"io"
 	"log/slog"
@@ -189,9 +190,18 @@ func (h *Hub) channel(name string) (*channel, error) {
 	c := h.channels[name]
 	h.mu.RUnlock()
 	if c == nil {
-		return nil, ErrNoChannel
+		return nil, noChannel(name)
 	}
 	return c, nil
+}
+
+// noChannel is ErrNoChannel naming the channel, so that a host whose
+// channel option was left "" learns that from the message. Out of line:
+// its buffers stay off Elicit's stack (see submit).
+//
+//go:noinline
+func noChannel(name string) error {
+	return fmt.Errorf("%w: %q", ErrNoChannel, name)
 }
 
 func (h *Hub) isClosed() bool {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -74,5 +76,18 @@ func TestExpiresAtHonoursContextDeadline(t *testing.T) {
 	cancel()
 	if _, err := c.wait(t); !errors.Is(err, context.Canceled) {
 		t.Errorf("Elicit = %v; want context.Canceled", err)
+	}
+}
+
+// A zero-value Channel ("") in a Go host's Proxy, CallOptions or
+// ClientOptions reaches the hub as is: the error says which channel it
+// did not find, and stays ErrNoChannel.
+func TestNoChannelNamesIt(t *testing.T) {
+	h := newHub(t, nil)
+	for _, name := range []string{"", "ops"} {
+		_, err := h.Elicit(t.Context(), name, requester, json.RawMessage(nameForm), nil)
+		if !errors.Is(err, hub.ErrNoChannel) || !strings.Contains(err.Error(), strconv.Quote(name)) {
+			t.Errorf("Elicit on %q: %v; want hub.ErrNoChannel naming %q", name, err, name)
+		}
 	}
 }
