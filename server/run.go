@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"syscall"
 	"time"
+
+	"github.com/formbridge/formbridge/server/site"
 )
 
 // shutdownGrace is how long requests in flight get to finish at shutdown.
@@ -215,6 +217,9 @@ func startBridge(f *bridgeFlags, stderr io.Writer, x *extras) (*running, func(),
 		// Failed API calls are not counted either, and the key opens
 		// every channel.
 		log.Warn("the --api-key is short: anyone who can reach this bridge may guess it and ask or read every channel's questions; use at least 26 random characters, e.g. $(openssl rand -hex 16)", "length", n)
+	}
+	if !site.HasWidget(*f.webDir) {
+		log.Warn("this build has no widget (web/app.wasm): its pages cannot start; run make wasm, then build formbridge again, or name a built web folder with --web-dir")
 	}
 	if !b.APIOn() {
 		log.Info("the HTTP API (/api/v1/) is off: start with --api-key or FORMBRIDGE_API_KEY to turn it on")

@@ -328,3 +328,23 @@ func TestCallBridgeWrongKey(t *testing.T) {
 		t.Error("the MCP server was started before the key was checked")
 	}
 }
+
+// A binary built before make wasm serves a page that cannot start: the
+// operator hears so when it starts, not from approvers later.
+func TestServeWarnsNoWidget(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "app.css"), []byte("body{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, logs := startTest(t, testFlags(t, "--web-dir", dir), nil)
+	if !strings.Contains(logs.String(), "this build has no widget") {
+		t.Errorf("no warning for a web folder without app.wasm:\n%s", logs)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "app.wasm"), []byte("\x00asm\x01\x00\x00\x00"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, logs = startTest(t, testFlags(t, "--web-dir", dir), nil)
+	if strings.Contains(logs.String(), "no widget") {
+		t.Errorf("a web folder with app.wasm was warned about:\n%s", logs)
+	}
+}

@@ -73,6 +73,18 @@ func webFolder(dir string) (fs.FS, error) {
 	return os.DirFS(dir), nil
 }
 
+// HasWidget reports whether the web folder (webDir, "" for the one
+// embedded in the binary) holds the widget's app.wasm, without which the
+// page cannot start: it is built by make wasm, not committed.
+func HasWidget(webDir string) bool {
+	fsys, err := webFolder(webDir)
+	if err != nil {
+		return false
+	}
+	_, err = fs.Stat(fsys, "app.wasm")
+	return err == nil
+}
+
 // loadAssets reads fsys. foo.br and foo.gz become encodings of foo rather
 // than files of their own; Go sources (the embedding package) are left out.
 func loadAssets(fsys fs.FS) (*assets, error) {
