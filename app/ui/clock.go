@@ -50,6 +50,40 @@ func ago(now, t time.Time) string {
 	return "on " + t.Local().Format("2 January")
 }
 
+// untilAgoChanges is how long after now ago(now, t) reads differently,
+// 0 if never (a date).
+func untilAgoChanges(now, t time.Time) time.Duration {
+	if t.IsZero() {
+		return 0
+	}
+	switch d := now.Sub(t); {
+	case d < time.Minute:
+		return time.Minute - d
+	case d < time.Hour:
+		return time.Minute - d%time.Minute
+	case d < 24*time.Hour:
+		return time.Hour - d%time.Hour
+	}
+	return 0
+}
+
+// untilCountdownChanges is how long after now countdown(now, expires)
+// reads differently, 0 if never: when it enters its window, then at each
+// whole second left (seconds round up), through expiry.
+func untilCountdownChanges(now, expires time.Time) time.Duration {
+	if expires.IsZero() {
+		return 0
+	}
+	switch left := expires.Sub(now); {
+	case left <= 0:
+		return 0
+	case left > countdownWindow:
+		return left - countdownWindow
+	default:
+		return (left-1)%time.Second + 1
+	}
+}
+
 // countdown is the quiet "Closes in 4 min" shown in the last minutes
 // before expiry, then "Closes in 45 sec" in the last one, or "" when
 // expiry is far away, past, or unknown. Not "4:05", which reads like a

@@ -154,6 +154,9 @@ func (w *widget) dial(ctx app.Context, pageURL string, l link) {
 
 // onClientEvent routes one client event.
 func (w *widget) onClientEvent(ctx app.Context, e client.Event) {
+	// The clocks up to now first (armTick's timer may not have come yet),
+	// as the tick each second did: a request that arrives reads them.
+	w.tick(ctx, w.clock())
 	switch {
 	case e.State != "":
 		w.onConnectionChange(string(e.State))
@@ -196,4 +199,7 @@ func (w *widget) onClientEvent(ctx app.Context, e client.Event) {
 	}
 	w.host.Report(w.state, w.queue.len())
 	w.startWarmup(ctx)
+	// When a clock next changes: a request came or went, or hello set
+	// the clock.
+	w.armTick(ctx)
 }

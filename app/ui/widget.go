@@ -41,7 +41,7 @@ type widget struct {
 	notices    []notice
 	arrival    string        // a new request, in words, for screen readers (see onRequest)
 	seq        int           // numbers items for element ids
-	now        time.Time     // the clock the countdowns read, ticked each second
+	now        time.Time     // the clock the countdowns read, moved on when one would change (armTick)
 	skew       time.Duration // the bridge's clock less the device's (clockSkew)
 	baseTitle  string
 	permission string // browser notification permission
@@ -51,6 +51,9 @@ type widget struct {
 	releaseOnline     func()
 	releaseHash       func() // onLinkChange's listener; nil when embedded
 	reconnect         func() // the client's Retry; nil until it runs
+
+	tickTimer *time.Timer // runs tick when a clock changes; nil when none will
+	tickArmed int         // counts armTick's calls: a timer armed before the last does nothing
 
 	host  *embed.Host  // the page embedding this widget (embed.js); nil on a page of its own
 	watch *embed.Watch // words a bridge on another origin that never answers
@@ -62,9 +65,6 @@ type widget struct {
 
 // clock is the time on the bridge's clock.
 func (w *widget) clock() time.Time { return time.Now().Add(w.skew) }
-
-// tickEvery is how often countdowns and "how long ago" are refreshed.
-const tickEvery = time.Second
 
 func (w *widget) OnMount(ctx app.Context) {
 	w.now = w.clock()
@@ -81,18 +81,49 @@ func (w *widget) OnMount(ctx app.Context) {
 	w.releaseVisibility = app.Window().AddEventListener("visibilitychange", w.onVisibilityChange)
 	w.releaseOnline = app.Window().AddEventListener("online", w.onOnline)
 	w.connect(ctx)
-	go func() {
-		t := time.NewTicker(tickEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case now := <-t.C:
-				ctx.Defer(func(ctx app.Context) { w.tick(ctx, now.Add(w.skew)) })
+}
+
+// armTick has tick run when a clock on screen next reads differently
+// (untilClockChange), and at no other time: with nothing waiting, never.
+// A tick each second woke the page 13 times a second all day (each
+// restarted go-app's frame loop, which then slowed down over six more
+// frames). It is armed again after each tick and each client event.
+func (w *widget) armTick(ctx app.Context) {
+	if w.tickTimer != nil {
+		w.tickTimer.Stop()
+		w.tickTimer = nil
+	}
+	w.tickArmed++
+	wait := untilClockChange(w.now, w.queue.items)
+	if wait <= 0 || !app.IsClient {
+		return
+	}
+	armed := w.tickArmed
+	w.tickTimer = time.AfterFunc(wait, func() {
+		ctx.Defer(func(ctx app.Context) {
+			if armed != w.tickArmed {
+				return // armed again since
+			}
+			w.tickTimer = nil
+			w.tick(ctx, w.clock())
+			w.armTick(ctx)
+		})
+	})
+}
+
+// untilClockChange is how long after now a clock the widget may show
+// for items first reads differently (see clockFace), 0 when none ever
+// will.
+func untilClockChange(now time.Time, items []*item) time.Duration {
+	next := time.Duration(0)
+	for _, it := range items {
+		for _, d := range [2]time.Duration{untilAgoChanges(now, it.Created()), untilCountdownChanges(now, it.Meta.ExpiresAt)} {
+			if d > 0 && (next == 0 || d < next) {
+				next = d
 			}
 		}
-	}()
+	}
+	return next
 }
 
 // tick moves the clock on, and re-renders only when a clock on screen
@@ -126,6 +157,9 @@ func (w *widget) clockFace(now time.Time) string {
 }
 
 func (w *widget) OnDismount() {
+	if w.tickTimer != nil {
+		w.tickTimer.Stop()
+	}
 	if w.releaseVisibility != nil {
 		w.releaseVisibility()
 	}

@@ -840,3 +840,57 @@ func TestWidgetNoDraftSavedAfterSettle(t *testing.T) {
 		t.Errorf("after the request settled, the tab's storage keeps its draft: %s", raw)
 	}
 }
+
+// The clock wakes only when a clock on screen would read differently
+// (armTick), so it must know every such moment: stepping through three
+// hours, each change of the clock face was foreseen, and nothing is
+// foreseen with nothing to show.
+func TestClockChangeMissesNothing(t *testing.T) {
+	t0 := time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)
+	at := func(created, expires time.Duration) *item {
+		it := &item{Received: t0}
+		it.Meta.CreatedAt = t0.Add(created)
+		if expires != 0 {
+			it.Meta.ExpiresAt = t0.Add(expires)
+		}
+		return it
+	}
+	w := &widget{}
+	if wait := untilClockChange(t0, nil); wait != 0 {
+		t.Errorf("nothing waits, yet the clock wakes in %v", wait)
+	}
+	w.queue.items = []*item{
+		at(0, 0),             // no expiry: "just now", minutes, hours
+		at(-25*time.Hour, 0), // a date: never changes
+		at(3*time.Second, 0), // a bridge clock a little ahead
+		at(10*time.Minute, 17*time.Minute+250*time.Millisecond), // a countdown ending off the second
+		at(time.Hour, time.Hour+4*time.Minute),                  // arrives inside its countdown's window
+	}
+	const step = 100 * time.Millisecond
+	wakes := 0
+	next := func(now time.Time) time.Time {
+		if wait := untilClockChange(now, w.queue.items); wait > 0 {
+			return now.Add(wait)
+		}
+		return time.Time{}
+	}
+	prev, due := t0, next(t0)
+	for now := t0.Add(step); now.Before(t0.Add(3 * time.Hour)); now = now.Add(step) {
+		if w.clockFace(now) != w.clockFace(prev) && (due.IsZero() || due.After(now)) {
+			t.Fatalf("the clock face changed between %v and %v, but the next wake was %v", prev.Sub(t0), now.Sub(t0), due.Sub(t0))
+		}
+		if !due.IsZero() && !due.After(now) {
+			wakes++
+			if due = next(now); !due.IsZero() && !due.After(now) {
+				t.Fatalf("at %v the next wake %v is not ahead", now.Sub(t0), due.Sub(t0))
+			}
+		}
+		prev = now
+	}
+	// Once a minute for the first hour, once an hour after, and each
+	// second of the two countdowns' five minutes.
+	if wakes > 900 {
+		t.Errorf("%d wakes in three hours", wakes)
+	}
+	t.Logf("%d wakes in three hours", wakes)
+}
