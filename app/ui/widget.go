@@ -179,6 +179,11 @@ func (w *widget) onVisibilityChange(ctx app.Context, e app.Event) {
 	w.updateTitle()
 	if !pageHidden() {
 		w.onOnline(ctx, e)
+		// The clock's timer may not count time the device slept, nor run
+		// on time in a background tab: the clocks on screen would wait
+		// out what was left of it.
+		w.tick(ctx, w.clock())
+		w.armTick(ctx)
 	}
 }
 
