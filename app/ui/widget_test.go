@@ -894,3 +894,16 @@ func TestClockChangeMissesNothing(t *testing.T) {
 	}
 	t.Logf("%d wakes in three hours", wakes)
 }
+
+// The clock's one timer may not count a device's sleep: shown again, the
+// page reads the clock at once, and the clocks on screen catch up.
+func TestClockCatchesUpWhenShown(t *testing.T) {
+	w, d, _ := mountWidget(t)
+	ctx := d.Context()
+	ask(t, w, ctx, "r1", formParams(t, "Name?", shortSchema), testMeta)
+	w.now = time.Now().Add(-3 * time.Hour) // the page slept with its timer
+	w.onVisibilityChange(ctx, app.Event{Value: app.Undefined()})
+	if behind := time.Since(w.now); behind > time.Minute {
+		t.Errorf("shown again, the clocks read %v behind", behind.Round(time.Minute))
+	}
+}
