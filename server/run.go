@@ -70,19 +70,29 @@ func baseURL(ln net.Listener) string {
 	return "http://" + net.JoinHostPort(host, fmt.Sprint(addr.Port))
 }
 
+// maxHeaderBytes bounds a request's line and headers (net/http allows
+// 4 KiB more).
+const maxHeaderBytes = 32 << 10
+
 // newHTTPServer is the bridge's HTTP server. Its ReadTimeout frees a
 // connection whose client announces a body and then trickles it, or
 // never sends it. It does not cut short an API call that waits for a
 // person: net/http clears the read deadline once a body is read to its
 // end (and at once for a request without one, like the WebSocket
 // upgrade). No WriteTimeout: API callers and the demo panel wait for a
-// person's answer, up to the elicitation timeout.
+// person's answer, up to the elicitation timeout. MaxHeaderBytes: until
+// ReadHeaderTimeout, a client's unfinished headers stay in memory at
+// several times the bytes it sent (a map entry per line); net/http's
+// 1 MB default let 500 stalled clients hold 3.9 GB. Browsers, hosts and
+// reverse proxies send a few KB; 36 KiB in all is more than nginx passes
+// on by default (4 x 8 KB), and leaves room for large cookies.
 func newHTTPServer(h http.Handler, log *slog.Logger) *http.Server {
 	return &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       time.Minute, // the largest body (an MCP request, 4 MiB) at 70 KB/s
 		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    maxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 }
