@@ -14,6 +14,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -86,6 +87,7 @@ func New(opts *Options) (http.Handler, error) {
 		static:    static,
 		versioned: static + "/web/",
 		app:       newAppHandler(version, env, versionedResources{static: static}),
+		sendStall: SendStall,
 	}
 	s.app.WasmContentLengthHeader = wasmLengthHeader
 	s.app.Scripts = linked // go-app links them under the versioned URL
@@ -161,8 +163,9 @@ type site struct {
 	app       *app.Handler
 	assets    *assets
 	security  *securityHeaders
-	static    string // "/v/<version>"
-	versioned string // "/v/<version>/web/": URLs the page links to, immutable
+	static    string        // "/v/<version>"
+	versioned string        // "/v/<version>/web/": URLs the page links to, immutable
+	sendStall time.Duration // SendStall; tests shorten it
 }
 
 // loaderFiles are what go-app generates and the page links from the
@@ -175,6 +178,7 @@ type site struct {
 var loaderFiles = []string{"/app.js", "/wasm_exec.js", "/app.css"}
 
 func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w = newStallWriter(w, s.sendStall)
 	s.security.set(w.Header())
 	p := r.URL.Path
 	name, immutable := strings.CutPrefix(p, s.versioned)

@@ -1,0 +1,82 @@
+package site
+
+import (
+	"crypto/rand"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// A client that asks for the wasm and then reads nothing (or a byte now
+// and then) is let go once it has taken nothing for the stall time. The
+// bridge's server has no write timeout (API calls wait for a person), so
+// before, such a request held its connection and goroutine for good:
+// 1,000 of them on loopback were all still held after 40 s, at ~70 KB of
+// the bridge's memory each, and with no end to how many.
+func TestSlowReaderLetGo(t *testing.T) {
+	dir := webDir(t, "body{}")
+	big := make([]byte, 4<<20)
+	rand.Read(big)
+	if err := os.WriteFile(filepath.Join(dir, "app.wasm"), big, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(dir, "app.wasm.br"))
+	h := newSite(t, &Options{WebDir: dir, Version: "test"})
+	const stall = 300 * time.Millisecond
+	h.(*site).sendStall = stall
+	returned := make(chan struct{}, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(w, r)
+		returned <- struct{}{}
+	}))
+	t.Cleanup(srv.Close)
+
+	d := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
+		return c.Control(func(fd uintptr) {
+			syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096)
+		})
+	}}
+	conn, err := d.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	io.WriteString(conn, "GET /web/app.wasm HTTP/1.1\r\nHost: bridge\r\nAccept-Encoding: identity\r\n\r\n")
+	select {
+	case <-returned:
+	case <-time.After(20 * stall):
+		t.Fatalf("the request of a client that reads nothing still holds its connection %s on (stall %s)", 20*stall, stall)
+	}
+	// The client got less than the file: its connection was cut.
+	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	n, _ := io.Copy(io.Discard, conn)
+	if n >= int64(len(big)) {
+		t.Errorf("the client that stalled was sent all %d bytes", n)
+	}
+
+	// A client that reads on gets the whole file, however long that takes.
+	resp, err := srv.Client().Get(srv.URL + "/web/app.wasm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var got int64
+	buf := make([]byte, 256<<10)
+	for {
+		time.Sleep(stall / 3)
+		m, err := io.ReadFull(resp.Body, buf)
+		got += int64(m)
+		if err != nil {
+			break
+		}
+	}
+	if got != int64(len(big)) {
+		t.Errorf("a client reading 256 KiB every %s got %d bytes of %d", stall/3, got, len(big))
+	}
+}
