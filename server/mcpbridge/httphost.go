@@ -32,7 +32,9 @@ import (
 // method is not there, and falls back to initialize at 2025-11-25.
 type HTTPHost struct {
 	// MaxSessions bounds concurrent host sessions (each holds an upstream
-	// connection); 0 = 64. Set it before serving.
+	// connection); 0 = 64. When they are all taken, a new session ends
+	// the one idle longest; only when every one has a request open is it
+	// refused (503). Set it before serving.
 	MaxSessions int
 	// APIKey, when set, must come with every request as
 	// "Authorization: Bearer <key>". Without one, only connections made
@@ -236,7 +238,7 @@ func (h *HTTPHost) open() (*httpSession, error) {
 	// as unknown), so concurrent initializes cannot all pass the count.
 	id := rand.Text()
 	h.mu.Lock()
-	if len(h.sessions) >= max {
+	if len(h.sessions) >= max && !h.evictIdlest() {
 		h.mu.Unlock()
 		return nil, errTooManySessions
 	}
@@ -280,6 +282,26 @@ func (h *HTTPHost) open() (*httpSession, error) {
 		}
 	}()
 	return s, nil
+}
+
+// evictIdlest ends the session idle longest, to make room for a new
+// one: hosts that went away without DELETE would otherwise fill
+// MaxSessions and keep every later host out until the reaper. A session
+// with a request open (a call waiting on a person, a GET stream) is never
+// ended. It reports whether one was. The caller holds h.mu.
+func (h *HTTPHost) evictIdlest() bool {
+	var idlest string
+	for id, s := range h.sessions {
+		if s != nil && s.open == 0 && (idlest == "" || s.lastSeen.Before(h.sessions[idlest].lastSeen)) {
+			idlest = id
+		}
+	}
+	if idlest == "" {
+		return false
+	}
+	h.sessions[idlest].cancel() // its relay ends; release finds it gone
+	delete(h.sessions, idlest)
+	return true
 }
 
 var errTooManySessions = errors.New("too many MCP sessions on this proxy; close one and retry")

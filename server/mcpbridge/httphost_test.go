@@ -329,3 +329,62 @@ func TestProxyHTTPUpstreamGoneMidCall(t *testing.T) {
 		t.Fatal("Serve did not return")
 	}
 }
+
+// Hosts that initialize and go away without DELETE (a crash, or a
+// script run in a loop) leave sessions that count against MaxSessions
+// until the reaper, 30 minutes on: 64 bare initializes, under a second's
+// work, kept every later host out for that long (503). A new host now
+// takes the place of the session idle longest; a session with a request
+// open (a call waiting on a person, a GET stream) is never the one.
+func TestHTTPHostFullOfAbandonedSessions(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	hh := NewHTTPHost(ctx, &Proxy{Eliciter: &person{answer: accepting(nil)}, Channel: "default"}, func(ctx context.Context) (mcp.Connection, error) {
+		st, ut := mcp.NewInMemoryTransports()
+		if _, err := newTestServer(t).Connect(ctx, st, nil); err != nil {
+			return nil, err
+		}
+		return ut.Connect(ctx)
+	})
+	hh.MaxSessions = 8
+	front := httptest.NewServer(hh)
+	t.Cleanup(func() {
+		cancel()
+		hh.Wait()
+		front.Close()
+	})
+	// A host that stays: a session with its GET stream open.
+	keeper := mcp.NewClient(&mcp.Implementation{Name: "keeper", Version: "1"}, nil)
+	kept, err := keeper.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: front.URL}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer kept.Close()
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"gone","version":"1"}}}`
+	for range 2 * hh.MaxSessions {
+		req, _ := http.NewRequest("POST", front.URL, strings.NewReader(init))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("an initialize after abandoned sessions: %s; want 200", resp.Status)
+		}
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "late-host", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: front.URL}, nil)
+	if err != nil {
+		t.Fatalf("a host arriving after %d abandoned sessions: %v", 2*hh.MaxSessions, err)
+	}
+	defer cs.Close()
+	if _, err := cs.ListTools(ctx, nil); err != nil {
+		t.Errorf("the late host's call: %v", err)
+	}
+	if _, err := kept.ListTools(ctx, nil); err != nil {
+		t.Errorf("the host that stayed lost its session: %v", err)
+	}
+}
