@@ -146,11 +146,20 @@ func TestStalledHeadersHoldLittle(t *testing.T) {
 	if grew > 16<<20 {
 		t.Errorf("%d clients stalled in their headers hold %.0f MB of the bridge's heap; want under 16 MB", clients, float64(grew)/(1<<20))
 	}
+	// A client still writing when the bridge hangs up may lose the 431 to
+	// the connection's reset (net/http waits 500 ms for it to read): one
+	// is enough to show why they were cut, and none may pass.
+	refused := 0
 	for range clients {
-		if got := <-statuses; !strings.Contains(got, "431") {
+		switch got := <-statuses; {
+		case strings.Contains(got, "431"):
+			refused++
+		case got != "":
 			t.Errorf("a client sending 1 MB of headers got %q; want 431 Request Header Fields Too Large", got)
-			break
 		}
+	}
+	if refused == 0 {
+		t.Error("no client sending 1 MB of headers got 431 Request Header Fields Too Large")
 	}
 	// Large cookies behind a single sign-on proxy still pass.
 	req, _ := http.NewRequest("GET", srv.URL, nil)
