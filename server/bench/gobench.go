@@ -8,9 +8,10 @@ import (
 	"time"
 )
 
-// goBenchPackages hold the testing.B benchmarks of the model, the hub and
-// the gateway; their owners keep them next to the code they measure.
-var goBenchPackages = []string{"./app/elicit", "./server/hub", "./server/gateway"}
+// goBenchPackages hold the testing.B benchmarks of the model, the hub, the
+// gateway and the widget's page; their owners keep them next to the code
+// they measure.
+var goBenchPackages = []string{"./app/elicit", "./server/hub", "./server/gateway", "./server/site"}
 
 // goBenchIterations bounds every Go benchmark by count, not by time, so
 // the part ends in a known number of operations on a busy machine.

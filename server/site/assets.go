@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/formbridge/formbridge/web"
@@ -192,15 +193,24 @@ func compressible(contentType string) bool {
 // a few bytes of a packet that goes anyway.
 const minGzip = 512
 
+// gzipWriters are kept for reuse: the page is compressed at each request,
+// and a new writer allocates ~800 KB of compressor state.
+var gzipWriters = sync.Pool{New: func() any {
+	zw, _ := gzip.NewWriterLevel(nil, gzip.BestCompression) // a valid level: no error
+	return zw
+}}
+
 // gzipped is b compressed, or nil when that would not make it smaller.
 func gzipped(b []byte) []byte {
 	if len(b) < minGzip {
 		return nil
 	}
 	var out bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&out, gzip.BestCompression) // a valid level: no error
+	zw := gzipWriters.Get().(*gzip.Writer)
+	zw.Reset(&out)
 	zw.Write(b)
 	zw.Close()
+	gzipWriters.Put(zw)
 	if out.Len() >= len(b) {
 		return nil
 	}
