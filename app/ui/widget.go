@@ -99,15 +99,20 @@ func (w *widget) armTick(ctx app.Context) {
 		return
 	}
 	armed := w.tickArmed
+	// The tick is the widget's own, whichever context armed it: one from
+	// a window listener (visibilitychange) has the page's body as its
+	// source, and the re-render tick asks for with it updates nothing, so
+	// every clock on screen stopped once the tab had been shown again.
+	d := ctx.Dispatcher()
 	w.tickTimer = time.AfterFunc(wait, func() {
-		ctx.Defer(func(ctx app.Context) {
+		d.Dispatch(app.Dispatch{Mode: app.Defer, Source: w, Function: func(ctx app.Context) {
 			if armed != w.tickArmed {
 				return // armed again since
 			}
 			w.tickTimer = nil
 			w.tick(ctx, w.clock())
 			w.armTick(ctx)
-		})
+		}})
 	})
 }
 
