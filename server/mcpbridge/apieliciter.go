@@ -54,6 +54,9 @@ func (a *APIEliciter) Elicit(ctx context.Context, channel string, requester wire
 	if opts != nil && opts.Timeout > 0 {
 		body["timeoutSeconds"] = opts.Timeout.Seconds()
 	}
+	if channel == "" {
+		return nil, noChannel(nil, channel)
+	}
 	key := newIdempotencyKey()
 	path := "/api/v1/channels/" + url.PathEscape(channel) + "/elicitations"
 	pause := retryFirst
@@ -70,6 +73,8 @@ func (a *APIEliciter) Elicit(ctx context.Context, channel string, requester wire
 		case ctx.Err() != nil:
 			a.withdraw(path, key)
 			return nil, ctx.Err()
+		case errors.Is(err, hub.ErrNoChannel):
+			return nil, noChannel(err, channel)
 		case !errors.Is(err, errUnreachable):
 			return nil, err // the API's own answer: asking again gets the same
 		}
@@ -138,6 +143,9 @@ const completeTimeout = 30 * time.Second
 
 // Complete forwards URL-mode completion.
 func (a *APIEliciter) Complete(channel, elicitationID string) error {
+	if channel == "" {
+		return noChannel(nil, channel)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), completeTimeout)
 	defer cancel()
 	return a.do(ctx, http.MethodPost, "/api/v1/channels/"+url.PathEscape(channel)+"/elicitations/complete", "",
@@ -148,11 +156,17 @@ func (a *APIEliciter) Complete(channel, elicitationID string) error {
 // changes nothing), so that a wrong address or key is found before a
 // tool runs, not when it first asks something.
 func (a *APIEliciter) Check(ctx context.Context, channel string) (hub.ChannelStatus, error) {
+	if channel == "" {
+		return hub.ChannelStatus{}, noChannel(nil, channel)
+	}
 	var st struct {
 		Widgets int `json:"widgets"`
 		Pending int `json:"pending"`
 	}
 	if err := a.do(ctx, http.MethodGet, "/api/v1/channels/"+url.PathEscape(channel), "", nil, &st); err != nil {
+		if errors.Is(err, hub.ErrNoChannel) {
+			err = noChannel(err, channel)
+		}
 		return hub.ChannelStatus{}, err
 	}
 	return hub.ChannelStatus{Widgets: st.Widgets, Pending: st.Pending}, nil
@@ -215,6 +229,16 @@ func (a *APIEliciter) do(ctx context.Context, method, path, key string, body, ou
 		return fmt.Errorf("the bridge's answer is not the JSON expected: %w", err)
 	}
 	return nil
+}
+
+// noChannel names the channel in err, the API's unknown_channel (nil for
+// a channel no bridge can have: "" would make a path of another route),
+// as the hub does: a host whose Channel was left "" learns that.
+func noChannel(err error, channel string) error {
+	if err == nil {
+		err = hub.ErrNoChannel
+	}
+	return fmt.Errorf("%w: %q", err, channel)
 }
 
 // apiOff reports the API's answer of a bridge started without an API
