@@ -178,7 +178,7 @@ type site struct {
 var loaderFiles = []string{"/app.js", "/wasm_exec.js", "/app.css"}
 
 func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	w = newStallWriter(w, s.sendStall)
+	w = newStallWriter(w, r, s.sendStall)
 	s.security.set(w.Header())
 	p := r.URL.Path
 	name, immutable := strings.CutPrefix(p, s.versioned)

@@ -18,15 +18,22 @@ const sendChunk = 64 << 10
 
 // stallWriter writes a response sendChunk at a time, each under a write
 // deadline of stall from when it starts (nginx's send_timeout). net/http
-// clears the deadline once the response is finished.
+// clears the deadline once the response is finished. Not used under a
+// server with a WriteTimeout, which bounds the response as a whole.
 type stallWriter struct {
 	http.ResponseWriter
 	rc    *http.ResponseController
 	stall time.Duration
 }
 
-func newStallWriter(w http.ResponseWriter, stall time.Duration) http.ResponseWriter {
+func newStallWriter(w http.ResponseWriter, r *http.Request, stall time.Duration) http.ResponseWriter {
 	if stall <= 0 {
+		return w
+	}
+	// A server with a WriteTimeout of its own (a Go host's) bounds the
+	// whole response already: a deadline moved on for each piece would
+	// lift that bound for the site's responses.
+	if srv, ok := r.Context().Value(http.ServerContextKey).(*http.Server); ok && srv.WriteTimeout > 0 {
 		return w
 	}
 	sw := &stallWriter{ResponseWriter: w, rc: http.NewResponseController(w), stall: stall}
