@@ -1,8 +1,11 @@
 package e2e
 
 import (
+	"context"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
 
 	"github.com/formbridge/formbridge/server/hub"
 )
@@ -26,5 +29,35 @@ func TestCountdownRunsAfterTabShown(t *testing.T) {
 	time.Sleep(3 * time.Second)
 	if after := eval[string](t, ctx, read); after == before {
 		t.Errorf("3 s after the tab was shown again the countdown still reads %q", after)
+	}
+}
+
+// TestClocksCatchUpWhenShown: the device slept with the page open (its
+// clock's timer did not count the sleep); shown again, the clocks on
+// screen read the time at once, not when that timer would have come.
+// The sleep is the page's Date moved three minutes on.
+func TestClocksCatchUpWhenShown(t *testing.T) {
+	b := StartBridge(t, nil)
+	ctx := NewBrowser(t)
+	openWidget(t, ctx, b)
+	b.Elicit(t, noteQuestion, nil)
+	waitForm(t, ctx)
+	b.Elicit(t, noteQuestion, nil)
+	waitJS(t, ctx, "the list of two, just asked", `[...document.querySelectorAll(".fb-queue-when")].map((e) => e.innerText).join() === "just now,just now"`)
+	eval[bool](t, ctx, `(() => {
+		const Real = Date, later = 3 * 60 * 1000;
+		window.Date = class extends Real {
+			constructor(...a) { if (a.length) super(...a); else super(Real.now() + later); }
+			static now() { return Real.now() + later; }
+		};
+		document.dispatchEvent(new Event("visibilitychange", {bubbles: true}));
+		return true;
+	})()`)
+	// The clock's own timer would come about a minute later.
+	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	const caughtUp = `[...document.querySelectorAll(".fb-queue-when")].every((e) => e.innerText.startsWith("3 minutes ago"))`
+	if _, err := chromedp.Run(pctx, chromedp.Poll[bool](caughtUp, chromedp.WithPollingTimeout(5*time.Second))); err != nil {
+		t.Errorf("5 s after the page was shown again the list reads %q; want 3 minutes ago", eval[string](t, ctx, `[...document.querySelectorAll(".fb-queue-when")].map((e) => e.innerText).join()`))
 	}
 }
