@@ -69,11 +69,10 @@ type httpSession struct {
 	lastSeen time.Time
 }
 
-// serve hands r to the session's transport, keeping its idle clock.
+// serve hands r to the session's transport, keeping its idle clock. The
+// caller has counted r in s.open, under h.mu with the lookup or the
+// opening that found s, so evictIdlest cannot end s in between.
 func (h *HTTPHost) serve(s *httpSession, w http.ResponseWriter, r *http.Request) {
-	h.mu.Lock()
-	s.open++
-	h.mu.Unlock()
 	defer func() {
 		h.mu.Lock()
 		s.open--
@@ -168,6 +167,9 @@ func (h *HTTPHost) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if id != "" {
 		h.mu.Lock()
 		s := h.sessions[id]
+		if s != nil && r.Method != http.MethodDelete {
+			s.open++ // see serve
+		}
 		h.mu.Unlock()
 		if s == nil {
 			http.Error(w, "unknown or ended MCP session; initialize a new one", http.StatusNotFound)
@@ -228,7 +230,8 @@ func (h *HTTPHost) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.serve(s, w, r)
 }
 
-// open starts a relay for a new host session.
+// open starts a relay for a new host session, with the caller's initialize
+// counted as open (see serve).
 func (h *HTTPHost) open() (*httpSession, error) {
 	max := h.MaxSessions
 	if max <= 0 {
@@ -264,7 +267,8 @@ func (h *HTTPHost) open() (*httpSession, error) {
 		release()
 		return nil, err
 	}
-	s := &httpSession{transport: t, cancel: cancel, lastSeen: time.Now()}
+	// Its initialize is open already (see serve).
+	s := &httpSession{transport: t, cancel: cancel, lastSeen: time.Now(), open: 1}
 	h.mu.Lock()
 	h.sessions[id] = s
 	h.mu.Unlock()

@@ -388,3 +388,37 @@ func TestHTTPHostFullOfAbandonedSessions(t *testing.T) {
 		t.Errorf("the host that stayed lost its session: %v", err)
 	}
 }
+
+// A session just opened counts its initialize as open until that is
+// served: a second host arriving meanwhile, with no room, must not end
+// it (before, open returned it idle, and evictIdlest could take it
+// between its opening and its first request).
+func TestHTTPHostNewSessionNotEvicted(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	hh := NewHTTPHost(ctx, &Proxy{Eliciter: &person{answer: accepting(nil)}, Channel: "default"}, func(ctx context.Context) (mcp.Connection, error) {
+		st, ut := mcp.NewInMemoryTransports()
+		if _, err := newTestServer(t).Connect(ctx, st, nil); err != nil {
+			return nil, err
+		}
+		return ut.Connect(ctx)
+	})
+	hh.MaxSessions = 1
+	t.Cleanup(func() {
+		cancel()
+		hh.Wait()
+	})
+	first, err := hh.open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := hh.open(); !errors.Is(err, errTooManySessions) {
+		t.Errorf("a second session with no room, while the first's initialize is being served: %v; want errTooManySessions", err)
+	}
+	hh.mu.Lock()
+	kept := hh.sessions[first.transport.SessionID] == first
+	hh.mu.Unlock()
+	if !kept {
+		t.Error("the first session, opened for an initialize not yet served, was ended")
+	}
+}
