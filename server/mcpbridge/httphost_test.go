@@ -241,20 +241,7 @@ func TestHTTPHostKey(t *testing.T) {
 // MaxSessions and lock every later host out.
 func TestHTTPHostReapsIdleSessions(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithCancel(context.Background())
-	hh := NewHTTPHost(ctx, &Proxy{Eliciter: &person{answer: accepting(nil)}, Channel: "default"}, func(ctx context.Context) (mcp.Connection, error) {
-		st, ut := mcp.NewInMemoryTransports()
-		if _, err := newTestServer(t).Connect(ctx, st, nil); err != nil {
-			return nil, err
-		}
-		return ut.Connect(ctx)
-	})
-	front := httptest.NewServer(hh)
-	t.Cleanup(func() {
-		cancel()
-		hh.Wait()
-		front.Close()
-	})
+	_, hh, front := acceptingHost(t, 0)
 	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`
 	req, _ := http.NewRequest("POST", front.URL, strings.NewReader(init))
 	req.Header.Set("Content-Type", "application/json")
@@ -338,21 +325,7 @@ func TestProxyHTTPUpstreamGoneMidCall(t *testing.T) {
 // open (a call waiting on a person, a GET stream) is never the one.
 func TestHTTPHostFullOfAbandonedSessions(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithCancel(context.Background())
-	hh := NewHTTPHost(ctx, &Proxy{Eliciter: &person{answer: accepting(nil)}, Channel: "default"}, func(ctx context.Context) (mcp.Connection, error) {
-		st, ut := mcp.NewInMemoryTransports()
-		if _, err := newTestServer(t).Connect(ctx, st, nil); err != nil {
-			return nil, err
-		}
-		return ut.Connect(ctx)
-	})
-	hh.MaxSessions = 8
-	front := httptest.NewServer(hh)
-	t.Cleanup(func() {
-		cancel()
-		hh.Wait()
-		front.Close()
-	})
+	ctx, hh, front := acceptingHost(t, 8)
 	// A host that stays: a session with its GET stream open.
 	keeper := mcp.NewClient(&mcp.Implementation{Name: "keeper", Version: "1"}, nil)
 	kept, err := keeper.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: front.URL}, nil)
@@ -395,19 +368,7 @@ func TestHTTPHostFullOfAbandonedSessions(t *testing.T) {
 // between its opening and its first request).
 func TestHTTPHostNewSessionNotEvicted(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithCancel(context.Background())
-	hh := NewHTTPHost(ctx, &Proxy{Eliciter: &person{answer: accepting(nil)}, Channel: "default"}, func(ctx context.Context) (mcp.Connection, error) {
-		st, ut := mcp.NewInMemoryTransports()
-		if _, err := newTestServer(t).Connect(ctx, st, nil); err != nil {
-			return nil, err
-		}
-		return ut.Connect(ctx)
-	})
-	hh.MaxSessions = 1
-	t.Cleanup(func() {
-		cancel()
-		hh.Wait()
-	})
+	_, hh, _ := acceptingHost(t, 1)
 	first, err := hh.open()
 	if err != nil {
 		t.Fatal(err)
@@ -421,4 +382,26 @@ func TestHTTPHostNewSessionNotEvicted(t *testing.T) {
 	if !kept {
 		t.Error("the first session, opened for an initialize not yet served, was ended")
 	}
+}
+
+// acceptingHost serves, in front of the test server, an HTTPHost whose
+// person accepts everything, with MaxSessions max (0: its default); it
+// stops when the test ends.
+func acceptingHost(t *testing.T, max int) (context.Context, *HTTPHost, *httptest.Server) {
+	ctx, cancel := context.WithCancel(context.Background())
+	hh := NewHTTPHost(ctx, &Proxy{Eliciter: &person{answer: accepting(nil)}, Channel: "default"}, func(ctx context.Context) (mcp.Connection, error) {
+		st, ut := mcp.NewInMemoryTransports()
+		if _, err := newTestServer(t).Connect(ctx, st, nil); err != nil {
+			return nil, err
+		}
+		return ut.Connect(ctx)
+	})
+	hh.MaxSessions = max
+	front := httptest.NewServer(hh)
+	t.Cleanup(func() {
+		cancel()
+		hh.Wait()
+		front.Close()
+	})
+	return ctx, hh, front
 }
