@@ -20,13 +20,7 @@ import (
 // 1,000 of them on loopback were all still held after 40 s, at ~70 KB of
 // the bridge's memory each, and with no end to how many.
 func TestSlowReaderLetGo(t *testing.T) {
-	dir := webDir(t, "body{}")
-	big := make([]byte, 4<<20)
-	rand.Read(big)
-	if err := os.WriteFile(filepath.Join(dir, "app.wasm"), big, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	os.Remove(filepath.Join(dir, "app.wasm.br"))
+	dir, size := bigWasmDir(t)
 	returned := make(chan struct{}, 1)
 	serve := func(stall time.Duration) *httptest.Server {
 		h := newSite(t, &Options{WebDir: dir, Version: "test"})
@@ -41,12 +35,7 @@ func TestSlowReaderLetGo(t *testing.T) {
 	const stall = 300 * time.Millisecond
 	srv := serve(stall)
 
-	d := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
-		return c.Control(func(fd uintptr) {
-			syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096)
-		})
-	}}
-	conn, err := d.Dial("tcp", srv.Listener.Addr().String())
+	conn, err := smallBufferDialer().Dial("tcp", srv.Listener.Addr().String())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +49,7 @@ func TestSlowReaderLetGo(t *testing.T) {
 	// The client got less than the file: its connection was cut.
 	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
 	n, _ := io.Copy(io.Discard, conn)
-	if n >= int64(len(big)) {
+	if n >= size {
 		t.Errorf("the client that stalled was sent all %d bytes", n)
 	}
 
@@ -84,7 +73,32 @@ func TestSlowReaderLetGo(t *testing.T) {
 			break
 		}
 	}
-	if got != int64(len(big)) {
-		t.Errorf("a client reading 256 KiB every %s got %d bytes of %d", steady/20, got, len(big))
+	if got != size {
+		t.Errorf("a client reading 256 KiB every %s got %d bytes of %d", steady/20, got, size)
 	}
+}
+
+// bigWasmDir is a web folder whose app.wasm is 4 MiB of random bytes
+// with no compressed copies, so that it goes as it is; and that size.
+func bigWasmDir(t *testing.T) (dir string, size int64) {
+	t.Helper()
+	dir = webDir(t, "body{}")
+	big := make([]byte, 4<<20)
+	rand.Read(big)
+	if err := os.WriteFile(filepath.Join(dir, "app.wasm"), big, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(dir, "app.wasm.br"))
+	os.Remove(filepath.Join(dir, "app.wasm.gz"))
+	return dir, int64(len(big))
+}
+
+// smallBufferDialer dials with a 4 KiB receive buffer, so that the
+// kernel cannot take a large response off the server's hands at once.
+func smallBufferDialer() *net.Dialer {
+	return &net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
+		return c.Control(func(fd uintptr) {
+			syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096)
+		})
+	}}
 }

@@ -1,14 +1,9 @@
 package site
 
 import (
-	"crypto/rand"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -18,14 +13,7 @@ import (
 // response, must not stretch a response past it (a client taking 32 KiB
 // now and then would hold app.wasm for hours).
 func TestHostWriteTimeoutKept(t *testing.T) {
-	dir := webDir(t, "body{}")
-	big := make([]byte, 4<<20)
-	rand.Read(big)
-	if err := os.WriteFile(filepath.Join(dir, "app.wasm"), big, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	os.Remove(filepath.Join(dir, "app.wasm.br"))
-	os.Remove(filepath.Join(dir, "app.wasm.gz"))
+	dir, size := bigWasmDir(t)
 	srv := httptest.NewUnstartedServer(newSite(t, &Options{WebDir: dir, Version: "test"}))
 	const writeTimeout = 500 * time.Millisecond
 	srv.Config.WriteTimeout = writeTimeout
@@ -33,12 +21,7 @@ func TestHostWriteTimeoutKept(t *testing.T) {
 	defer srv.Close()
 	// A small receive buffer, so that the kernel cannot take the whole
 	// file off the bridge's hands before the WriteTimeout.
-	d := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
-		return c.Control(func(fd uintptr) {
-			syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096)
-		})
-	}}
-	client := &http.Client{Transport: &http.Transport{DialContext: d.DialContext}}
+	client := &http.Client{Transport: &http.Transport{DialContext: smallBufferDialer().DialContext}}
 	req, _ := http.NewRequest("GET", srv.URL+"/web/app.wasm", nil)
 	req.Header.Set("Accept-Encoding", "identity")
 	resp, err := client.Do(req)
@@ -57,7 +40,7 @@ func TestHostWriteTimeoutKept(t *testing.T) {
 			break
 		}
 	}
-	if got == int64(len(big)) {
+	if got == size {
 		t.Errorf("a client reading 128 KiB every %s got all %d bytes in %s, past the host's WriteTimeout of %s", writeTimeout/5, got, time.Since(start).Round(time.Millisecond), writeTimeout)
 	}
 }
