@@ -241,15 +241,9 @@ func TestHTTPHostKey(t *testing.T) {
 // MaxSessions and lock every later host out.
 func TestHTTPHostReapsIdleSessions(t *testing.T) {
 	t.Parallel()
-	_, hh, front := acceptingHost(t, 0)
+	ctx, hh, front := acceptingHost(t, 0)
 	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`
-	req, _ := http.NewRequest("POST", front.URL, strings.NewReader(init))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp := rawMCP(t, ctx, http.DefaultClient, front.URL, "POST", "", init)
 	io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK || resp.Header.Get(sessionHeader) == "" {
@@ -335,13 +329,7 @@ func TestHTTPHostFullOfAbandonedSessions(t *testing.T) {
 	defer kept.Close()
 	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"gone","version":"1"}}}`
 	for range 2 * hh.MaxSessions {
-		req, _ := http.NewRequest("POST", front.URL, strings.NewReader(init))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
+		resp := rawMCP(t, ctx, http.DefaultClient, front.URL, "POST", "", init)
 		io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
 		if resp.StatusCode != http.StatusOK {
