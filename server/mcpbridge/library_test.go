@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -32,18 +33,25 @@ func TestAPIEliciterAPIOff(t *testing.T) {
 	}
 }
 
-// An unknown channel is hub.ErrNoChannel whichever Eliciter a Go host
-// uses, as the hub reports it.
+// An unknown channel is hub.ErrNoChannel, naming the channel, whichever
+// Eliciter a Go host uses, as the hub reports it; so is a Channel left
+// "", which with an APIEliciter made a path the API read as another
+// route ("answered 405: ... takes GET or DELETE, not POST"). Check,
+// meant to find a wrong setting before a tool runs, said "no such API
+// route".
 func TestAPIEliciterUnknownChannel(t *testing.T) {
-	h := hub.New(nil)
-	defer h.Close()
-	srv := httptest.NewServer(api.New(h, &api.Options{APIKey: "k1"}))
-	defer srv.Close()
+	h, url, _, _ := apiBridge(t)
+	a := &APIEliciter{BaseURL: url, APIKey: "k1"}
 	params := json.RawMessage(`{"message":"hi","requestedSchema":{"type":"object","properties":{}}}`)
-	for _, e := range []Eliciter{h, &APIEliciter{BaseURL: srv.URL, APIKey: "k1"}} {
-		_, err := e.Elicit(t.Context(), "nope", wire.Implementation{Name: "srv"}, params, nil)
-		if !errors.Is(err, hub.ErrNoChannel) {
-			t.Errorf("%T.Elicit on an unknown channel = %v; want hub.ErrNoChannel", e, err)
+	for _, name := range []string{"", "nope"} {
+		for _, e := range []Eliciter{h, a} {
+			_, err := e.Elicit(t.Context(), name, wire.Implementation{Name: "srv"}, params, nil)
+			if !errors.Is(err, hub.ErrNoChannel) || !strings.Contains(err.Error(), strconv.Quote(name)) {
+				t.Errorf("%T.Elicit on %q: %v; want hub.ErrNoChannel naming %q", e, name, err, name)
+			}
+		}
+		if _, err := a.Check(t.Context(), name); !errors.Is(err, hub.ErrNoChannel) || !strings.Contains(err.Error(), strconv.Quote(name)) {
+			t.Errorf("Check of %q: %v; want hub.ErrNoChannel naming %q", name, err, name)
 		}
 	}
 }
