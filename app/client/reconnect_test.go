@@ -182,9 +182,12 @@ func TestRetryCutsBackoffShort(t *testing.T) {
 		stop := runMem(t, b, c)
 		defer stop()
 
-		time.Sleep(8 * time.Second) // four failed dials, the fourth wait (6.4-9.6 s) begun
+		// Four failed dials: the fourth comes after waits of 1-1.2, 1.6-2.4
+		// and 3.2-4.8 s (5.8-8.4 s in all); the fourth wait (6.4-9.6 s)
+		// has begun, so the fifth is not before 12.2 s.
+		time.Sleep(10 * time.Second)
 		if n := len(b.dialTimes()); n != 4 {
-			t.Fatalf("%d dials in 8 s, want 4", n)
+			t.Fatalf("%d dials in 10 s, want 4", n)
 		}
 		retried := time.Now()
 		c.Retry()
