@@ -41,18 +41,18 @@ type browser struct {
 // newBrowser starts Chromium; probe, when set, runs in every page it
 // loads before the page's own scripts.
 func newBrowser(ctx context.Context, exe, probe string) (*browser, error) {
-	profile, err := os.MkdirTemp("", "formbridge-bench-profile-")
+	dir, err := chromium.NewDir()
 	if err != nil {
 		return nil, err
 	}
 	ctx, cancelTime := context.WithTimeout(ctx, browserTimeout)
-	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, chromium.Options(exe, profile)...)
+	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, chromium.Options(exe, dir)...)
 	bctx, cancelTab := chromedp.NewContext(actx)
-	b := &browser{ctx: bctx, profile: profile, cancel: func() {
+	b := &browser{ctx: bctx, profile: filepath.Join(dir, "profile"), cancel: func() {
 		cancelTab()
 		cancelAlloc()
 		cancelTime()
-		os.RemoveAll(profile)
+		os.RemoveAll(dir)
 	}}
 	if err := chromedp.Do(bctx); err != nil {
 		b.cancel()

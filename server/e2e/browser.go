@@ -37,8 +37,12 @@ func NewBrowser(t testing.TB) context.Context {
 	if !ok {
 		skipOrFail(t, "Chromium not found (install Debian's chromium, or set FORMBRIDGE_CHROMIUM)")
 	}
+	dir, err := chromium.NewDir()
+	if err != nil {
+		t.Fatal(err)
+	}
 	// Screenshots show the page, not a scrollbar over its right edge.
-	opts := append(chromium.Options(exe, t.TempDir()), chromedp.Flag("hide-scrollbars", true))
+	opts := append(chromium.Options(exe, dir), chromedp.Flag("hide-scrollbars", true))
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(actx)
 	logs := &consoleLog{t: t}
@@ -46,6 +50,9 @@ func NewBrowser(t testing.TB) context.Context {
 		logs.stop()
 		cancel()
 		cancelAlloc()
+		if err := os.RemoveAll(dir); err != nil {
+			t.Errorf("removing the browser's folder: %v", err)
+		}
 	})
 	logs.listen(ctx, "tab 1")
 	if err := chromedp.Do(ctx); err != nil {
