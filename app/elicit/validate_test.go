@@ -158,3 +158,24 @@ func TestValidateLargeInput(t *testing.T) {
 		t.Errorf("got %d errors, first %+v; want a duplicate then %d unknown keys", len(errs), errs[0], maxUnknownKeyErrors)
 	}
 }
+
+// TestValidateSafeIntegers checks that an integer field with no bounds
+// still refuses whole numbers a float64 cannot hold exactly (past 2^53),
+// and takes those at the edge.
+func TestValidateSafeIntegers(t *testing.T) {
+	t.Parallel()
+	form := mustParse(t, `{"type":"object","properties":{"n":{"type":"integer"}}}`)
+	for _, tt := range []struct {
+		n    json.Number
+		want []string
+	}{
+		{"9007199254740991", nil},
+		{"-9007199254740991", nil},
+		{"9007199254740992", []string{"n:too_large"}},
+		{"-9007199254740992", []string{"n:too_small"}},
+	} {
+		if got := codes(form.Validate(map[string]any{"n": tt.n})); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Validate(%s) = %q, want %q", tt.n, got, tt.want)
+		}
+	}
+}
