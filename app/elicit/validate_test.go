@@ -179,3 +179,16 @@ func TestValidateSafeIntegers(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateMinItems checks minItems above one against a list that
+// has some choices, but too few.
+func TestValidateMinItems(t *testing.T) {
+	t.Parallel()
+	form := mustParse(t, `{"type":"object","properties":{"tags":{"type":"array","items":{"type":"string","enum":["a","b","c"]},"minItems":2}}}`)
+	if got, want := codes(form.Validate(map[string]any{"tags": []any{"a"}})), []string{"tags:too_few"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("one of minItems 2: got %q, want %q", got, want)
+	}
+	if got := codes(form.Validate(map[string]any{"tags": []any{"a", "b"}})); got != nil {
+		t.Errorf("two of minItems 2: got %q, want none", got)
+	}
+}
