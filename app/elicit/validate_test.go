@@ -192,3 +192,18 @@ func TestValidateMinItems(t *testing.T) {
 		t.Errorf("two of minItems 2: got %q, want none", got)
 	}
 }
+
+// TestValidateEmptyList checks an empty list: missing when the field is
+// required, fine when it is optional, even with minItems 0.
+func TestValidateEmptyList(t *testing.T) {
+	t.Parallel()
+	form := mustParse(t, `{"type":"object","properties":{
+		"must":{"type":"array","items":{"type":"string","enum":["a","b"]}},
+		"may":{"type":"array","items":{"type":"string","enum":["a","b"]}},
+		"zero":{"type":"array","items":{"type":"string","enum":["a","b"]},"minItems":0}
+	},"required":["must"]}`)
+	got := codes(form.Validate(map[string]any{"must": []any{}, "may": []any{}, "zero": []string{}}))
+	if want := []string{"must:required"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
