@@ -350,3 +350,31 @@ func countTimers(c *channel, at int64) int {
 	}
 	return n
 }
+
+// A request refused by the rate limit gives back the bytes admit counted
+// for it: refusals must not fill MaxHeldBytes.
+func TestRateLimitedHoldsNoBytes(t *testing.T) {
+	params := json.RawMessage(`{"message":"m","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}`)
+	p, err := parseRequest(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := int64(len(params) + len(p.view))
+	h := New(&Options{RatePerMinute: 1})
+	defer h.Close()
+	var refused int
+	for range 3 {
+		h.Submit(t.Context(), "default", wire.Implementation{Name: "t"}, params, nil, func(_ *wire.ElicitResult, err error) {
+			var werr *wire.Error
+			if errors.As(err, &werr) && werr.Code == wire.CodeRateLimited {
+				refused++ // a refusal calls back before Submit returns
+			}
+		})
+	}
+	if refused != 2 {
+		t.Fatalf("%d of 3 requests refused by a rate of 1 a minute; want 2", refused)
+	}
+	if got := h.held.Load(); got != size {
+		t.Errorf("held %d bytes; want %d, the pending request's only", got, size)
+	}
+}
