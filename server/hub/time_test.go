@@ -169,6 +169,32 @@ func TestPendingLimit(t *testing.T) {
 	})
 }
 
+// Retry-After rounds up: a caller that waits the seconds it was told is
+// not refused again, even when the wait is not whole seconds.
+func TestRateLimitRetryAfterIsEnough(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := hub.New(&hub.Options{RatePerMinute: 3})
+		defer h.Close()
+		for range 3 {
+			elicitAsync(t.Context(), h, "default", nameForm, nil)
+		}
+		time.Sleep(500 * time.Millisecond) // the wait is 19.5 s
+		_, err := h.Elicit(t.Context(), "default", requester, json.RawMessage(nameForm), nil)
+		var werr *wire.Error
+		d, ok := hub.RateLimitData{}, false
+		if errors.As(err, &werr) {
+			d, ok = werr.Data.(hub.RateLimitData)
+		}
+		if !ok {
+			t.Fatalf("fourth request in a minute: %v; want -32002 with RateLimitData", err)
+		}
+		time.Sleep(time.Duration(d.RetryAfterSeconds) * time.Second)
+		if c := elicitAsync(t.Context(), h, "default", nameForm, nil); c.returned() {
+			t.Errorf("refused after waiting the %d s Retry-After said: %v", d.RetryAfterSeconds, c.err)
+		}
+	})
+}
+
 func TestRateLimit(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := hub.New(&hub.Options{RatePerMinute: 3})
