@@ -189,6 +189,25 @@ func TestIdempotencyKeyMalformed(t *testing.T) {
 	}
 }
 
+// The edges of a well-formed Idempotency-Key: 255 characters, the first
+// and last visible ASCII characters, a lone quote. The key is taken, so
+// the bad params that follow are what is refused.
+func TestIdempotencyKeyEdges(t *testing.T) {
+	s := start(t, nil, apiKey)
+	bad := `{"params":{"message":"m","requestedSchema":{"type":"object","properties":{"a":{"type":"object"}}}}}`
+	for name, key := range map[string]string{
+		"255 characters": strings.Repeat("k", 255),
+		"! and ~":        "!~",
+		"a lone quote":   `"`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			if r := s.ask(t.Context(), elicitPath, bad, key); r.status != http.StatusBadRequest || r.errorCode() != "invalid_params" {
+				t.Errorf("%d %s; want 400 invalid_params: the key taken, the params refused", r.status, r.body)
+			}
+		})
+	}
+}
+
 // nextWithin returns a function that takes the session's next frame, if
 // one comes within d. It reads the session itself: make it after the
 // widget helper's next has handed over every frame it took.
