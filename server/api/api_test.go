@@ -429,6 +429,16 @@ func TestTooManyChannels(t *testing.T) {
 	}
 }
 
+// A bridge shutting down answers 503 unavailable.
+func TestCreateChannelWhileClosing(t *testing.T) {
+	s := start(t, nil, apiKey)
+	s.h.Close()
+	r := s.do(t, t.Context(), "POST", "/api/v1/channels", `{"name":"late"}`, apiKey)
+	if r.status != http.StatusServiceUnavailable || r.errorCode() != "unavailable" {
+		t.Errorf("%d %s; want 503 unavailable", r.status, r.body)
+	}
+}
+
 // Deleting a channel answers its pending callers with cancel.
 func TestDeleteSettlesPending(t *testing.T) {
 	s := start(t, nil, apiKey)
