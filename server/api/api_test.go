@@ -3,7 +3,9 @@ package api_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -436,6 +438,29 @@ func TestCreateChannelWhileClosing(t *testing.T) {
 	r := s.do(t, t.Context(), "POST", "/api/v1/channels", `{"name":"late"}`, apiKey)
 	if r.status != http.StatusServiceUnavailable || r.errorCode() != "unavailable" {
 		t.Errorf("%d %s; want 503 unavailable", r.status, r.body)
+	}
+}
+
+// failingEngine is the hub with CreateChannel failing as no hub error does.
+type failingEngine struct{ *hub.Hub }
+
+func (failingEngine) CreateChannel(string) (hub.Channel, error) {
+	return hub.Channel{}, errors.New("out of order")
+}
+
+// An error the API has no status for is a 500 "internal", not another
+// error's status.
+func TestUnknownHubError(t *testing.T) {
+	h := hub.New(nil)
+	srv := httptest.NewServer(api.NewWithEngine(failingEngine{h}, &api.Options{APIKey: apiKey, Logger: slog.New(slog.DiscardHandler)}))
+	t.Cleanup(func() {
+		h.Close()
+		srv.Close()
+	})
+	s := &server{h: h, url: srv.URL}
+	r := s.do(t, t.Context(), "POST", "/api/v1/channels", `{"name":"x"}`, apiKey)
+	if r.status != http.StatusInternalServerError || r.errorCode() != "internal" {
+		t.Errorf("%d %s; want 500 internal", r.status, r.body)
 	}
 }
 
