@@ -7,6 +7,7 @@ package client
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"sync"
 	"testing"
@@ -276,5 +277,38 @@ func TestHeartbeatTimeout(t *testing.T) {
 		if at := got[2].at.Sub(start); at != 50*time.Second {
 			t.Errorf("went offline at %v, want 50s", at)
 		}
+	})
+}
+
+// An answer whose write fails is an error: a bridge that stopped reading
+// holds the write until writeTimeout, and the widget must not show the
+// answer as sent.
+func TestRespondWriteFails(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		release := make(chan struct{})
+		b := &fakeBridge{t: t, serve: func(bc *bridgeConn) {
+			res := bridgeInfo
+			res.Pending = 0
+			if _, ok := bc.hello("secret", res); ok {
+				<-release // reads nothing more
+			}
+		}}
+		online := make(chan struct{})
+		c := New(Options{Token: "secret", OnEvent: func(ev Event) {
+			if ev.Hello != nil {
+				close(online)
+			}
+		}})
+		stop := runMem(t, b, c)
+		defer stop()
+		<-online
+		start := time.Now()
+		if err := c.Respond("r1", wire.ElicitResult{Action: wire.ActionDecline}); err == nil || errors.Is(err, ErrOffline) {
+			t.Errorf("Respond to a bridge that does not read = %v, want a write error", err)
+		}
+		if waited := time.Since(start); waited != writeTimeout {
+			t.Errorf("Respond returned after %v, want %v", waited, writeTimeout)
+		}
+		close(release)
 	})
 }
