@@ -73,6 +73,7 @@ func TestHelloEventsAndRespond(t *testing.T) {
 		if !ok {
 			return
 		}
+		bc.conn.SetReadLimit(wire.MaxAnswerBytes) // as the bridge reads answers
 		bc.request("r1", wire.MethodElicit, params)
 		bc.notify(wire.MethodHeartbeat, wire.HeartbeatParams{Time: time.Now()})
 		bc.notify("notifications/formbridge/future", map[string]any{})
@@ -141,13 +142,21 @@ func TestHelloEventsAndRespond(t *testing.T) {
 			t.Errorf("reply = %+v, want error %d for %s", m, want.code, want.id)
 		}
 	}
-	// An answer the bridge would not read is refused, and not sent: the
-	// bridge's next frame is the answer after it.
-	huge := wire.ElicitResult{Action: wire.ActionAccept, Content: map[string]any{"ok": strings.Repeat("a", wire.MaxAnswerBytes)}}
-	if err := c.Respond("r1", huge); !errors.Is(err, ErrAnswerTooLarge) {
-		t.Errorf("Respond with a %d-byte answer = %v; want ErrAnswerTooLarge", wire.MaxAnswerBytes, err)
+	// An answer the bridge would not read, by a byte, is refused, and not
+	// sent: the bridge's next frame is the answer after it, of the very
+	// size the bridge reads.
+	sized := func(n int) wire.ElicitResult {
+		return wire.ElicitResult{Action: wire.ActionAccept, Content: map[string]any{"ok": strings.Repeat("a", n)}}
 	}
-	result := wire.ElicitResult{Action: wire.ActionAccept, Content: map[string]any{"ok": true}}
+	empty, err := AnswerFrame("r1", sized(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fits := wire.MaxAnswerBytes - len(empty)
+	if err := c.Respond("r1", sized(fits+1)); !errors.Is(err, ErrAnswerTooLarge) {
+		t.Errorf("Respond with a %d-byte answer = %v; want ErrAnswerTooLarge", wire.MaxAnswerBytes+1, err)
+	}
+	result := sized(fits)
 	if err := c.Respond("r1", result); err != nil {
 		t.Fatalf("Respond: %v", err)
 	}
