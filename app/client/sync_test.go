@@ -25,7 +25,7 @@ func TestSyncedAndGone(t *testing.T) {
 		}
 		bc.request("a", wire.MethodElicit, params)
 		bc.request("b", wire.MethodElicit, map[string]any{"mode": "carrier-pigeon", "message": "hi"}) // refused, still counted
-		bc.request("c", wire.MethodElicit, params)
+		bc.request("c", wire.MethodElicit, map[string]any{"mode": "url", "message": "Sign in", "url": "https://example.com/a", "elicitationId": "e1"})
 		bc.request("d", wire.MethodElicit, params) // new: after the backlog
 		if _, err := bc.read(); err != nil {       // the refusal of b
 			return
