@@ -110,8 +110,8 @@ func TestHelloEventsAndRespond(t *testing.T) {
 			t.Fatalf("event = %+v, want state %q", ev, want)
 		}
 	}
-	if ev := rec.next(t); ev.Hello == nil || *ev.Hello != bridgeInfo {
-		t.Fatalf("event = %+v, want hello %+v", ev, bridgeInfo)
+	if ev := rec.next(t); ev.Hello == nil || *ev.Hello != bridgeInfo || ev.HelloAt.IsZero() {
+		t.Fatalf("event = %+v, want hello %+v, with when it came", ev, bridgeInfo)
 	}
 	ev := rec.next(t)
 	if ev.Request == nil {

@@ -146,6 +146,10 @@ func TestGreetedConnectionIsTakenAsIs(t *testing.T) {
 	}}
 	url := startBridge(t, b)
 	greetEarly(t, url, helloFrame("secret", testInfo))
+	// The page heard hello's answer before the wasm took the connection:
+	// that is when it came, not when the client read it.
+	heard := time.Now().Add(-2 * time.Second)
+	early.p.heard = heard
 
 	rec := newRecorder()
 	c := New(Options{URL: url, Token: "secret", ClientInfo: testInfo, OnEvent: rec.on})
@@ -153,6 +157,9 @@ func TestGreetedConnectionIsTakenAsIs(t *testing.T) {
 	defer cancel()
 	go c.Run(ctx)
 	for ev := rec.next(t); ev.Request == nil; ev = rec.next(t) {
+		if ev.Hello != nil && !ev.HelloAt.Equal(heard) {
+			t.Errorf("HelloAt = %v, want %v, when the page heard it", ev.HelloAt, heard)
+		}
 	}
 	if err := c.Respond("r1", wire.ElicitResult{Action: wire.ActionDecline}); err != nil {
 		t.Fatal(err)
