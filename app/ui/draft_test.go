@@ -69,3 +69,20 @@ func TestLowerCaseDateTimeDefaultShows(t *testing.T) {
 		t.Errorf("lower case shows %q, upper case %q; want 2026-12-02T10:30", got, want)
 	}
 }
+
+// A multiple choice's checkbox adds its value when checked and takes it
+// out when cleared, never twice, keeping the others in the order chosen.
+func TestToggleChoices(t *testing.T) {
+	d := &draft{}
+	d.toggle("k", "a", true)
+	d.toggle("k", "b", true)
+	d.toggle("k", "a", true) // a second check event for the same box
+	d.toggle("k", "c", true)
+	d.toggle("k", "b", false)
+	if got := strings.Join(d.Inputs["k"], ","); got != "a,c" || !d.Changed["k"] {
+		t.Errorf("values %q (changed %v), want a,c, changed", got, d.Changed["k"])
+	}
+	if !d.has("k", "c") || d.has("k", "b") {
+		t.Errorf("has c = %v, has b = %v; want true, false", d.has("k", "c"), d.has("k", "b"))
+	}
+}
