@@ -86,3 +86,16 @@ func TestToggleChoices(t *testing.T) {
 		t.Errorf("has c = %v, has b = %v; want true, false", d.has("k", "c"), d.has("k", "b"))
 	}
 }
+
+// The bridge's objections show as it gave them: the first for a field
+// it objects to twice, and, as after a Send, every other problem too.
+func TestRejectKeepsFirstObjection(t *testing.T) {
+	d := &draft{Sent: "accept", Errors: map[string]string{"b": "This is required"}}
+	d.reject([]elicit.FieldError{{Field: "a", Message: "Too short"}, {Field: "a", Message: "Use letters only"}})
+	if got := d.shownError("a"); got != "Too short" {
+		t.Errorf("field a shows %q, want the bridge's first objection", got)
+	}
+	if got := d.shownError("b"); got != "This is required" || d.Sent != "" {
+		t.Errorf("field b shows %q (sent %q); want its own problem, and the form open again", got, d.Sent)
+	}
+}
