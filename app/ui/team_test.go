@@ -65,6 +65,8 @@ func TestClockSkew(t *testing.T) {
 		{local.Add(-3 * time.Minute), -3 * time.Minute},
 		{local.Add(2 * time.Second), 0},
 		{local.Add(-4 * time.Second), 0},
+		{local.Add(minSkew), minSkew}, // the smallest difference corrected
+		{local.Add(-minSkew), -minSkew},
 	} {
 		if got := clockSkew(tt.bridge, local); got != tt.want {
 			t.Errorf("bridge at %v, device at %v: skew %v; want %v", tt.bridge, local, got, tt.want)
