@@ -174,3 +174,22 @@ func TestShowControls(t *testing.T) {
 		t.Errorf("plain text changed: %q", got)
 	}
 }
+
+// The warnings come as the request crosses 5 minutes and 1 minute left,
+// at the very mark too, and none once it has expired.
+func TestDeadlineWarningMarks(t *testing.T) {
+	exp := time.Date(2026, 12, 6, 12, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		before, now time.Duration // before expiry
+		want        string
+	}{
+		{6 * time.Minute, 5 * time.Minute, "5 minutes left to answer this request."},
+		{90 * time.Second, time.Minute, "1 minute left to answer this request."},
+		{2 * time.Minute, 0, ""},
+		{2 * time.Minute, 90 * time.Second, ""},
+	} {
+		if got := deadlineWarning(exp.Add(-tt.before), exp.Add(-tt.now), exp); got != tt.want {
+			t.Errorf("from %v to %v before expiry: %q, want %q", tt.before, tt.now, got, tt.want)
+		}
+	}
+}
