@@ -626,6 +626,23 @@ func TestNoticesBounded(t *testing.T) {
 	}
 }
 
+// Notices waiting for a link's other tab stay besides the newest, up to
+// twice maxNotices in all, and a request's new notice replaces its old.
+func TestAddNoticeKeepsWaitingOnesOnce(t *testing.T) {
+	w := &widget{}
+	for _, id := range []string{"w1", "w2", "w3", "w4", "w5", "w6", "w7"} {
+		w.addNotice(notice{RequestID: id, Outcome: outcomeWaiting})
+	}
+	w.addNotice(notice{RequestID: "w5", Outcome: wire.OutcomeExpired})
+	var ids []string
+	for _, n := range w.notices {
+		ids = append(ids, n.RequestID)
+	}
+	if want := []string{"w5", "w7", "w6", "w4", "w3", "w2"}; !slices.Equal(ids, want) {
+		t.Errorf("notices for %q; want %q", ids, want)
+	}
+}
+
 // The one-second tick re-renders only when a clock on screen changes.
 func TestWidgetClockFace(t *testing.T) {
 	w, d, _ := mountWidget(t)
