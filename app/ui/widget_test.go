@@ -372,6 +372,20 @@ func TestWidgetAnswerRefused(t *testing.T) {
 	}
 }
 
+// A request the bridge sends again while its answer still cannot go
+// leaves "Sending…", so the person can press Send again.
+func TestWidgetResendFailsReopensForm(t *testing.T) {
+	w, d, c := mountWidget(t)
+	ctx := d.Context()
+	ask(t, w, ctx, "r1", formParams(t, "Name?", shortSchema), testMeta)
+	w.answer(w.queue.find("r1"), wire.ElicitResult{Action: wire.ActionAccept, Content: map[string]any{"name": "x"}})
+	c.offline = true
+	ask(t, w, ctx, "r1", formParams(t, "Name?", shortSchema), testMeta)
+	if it := w.queue.find("r1"); it.Draft.Sent != "" || it.Draft.SendError == "" {
+		t.Errorf("sent %q, error %q; want the form open again, saying why", it.Draft.Sent, it.Draft.SendError)
+	}
+}
+
 // An answer sent again after a drop that then draws -32003 may have
 // arrived the first time (the bridge settled it, then restarted): the
 // notice says there is no telling, never that it was not delivered (a
