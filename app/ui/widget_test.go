@@ -386,6 +386,23 @@ func TestWidgetResendFailsReopensForm(t *testing.T) {
 	}
 }
 
+// An answer the bridge rejected does not go again when the request comes
+// again after a reconnect: the person is correcting it.
+func TestWidgetRejectedAnswerNotResent(t *testing.T) {
+	w, d, c := mountWidget(t)
+	ctx := d.Context()
+	ask(t, w, ctx, "r1", formParams(t, "Name?", shortSchema), testMeta)
+	w.answer(w.queue.find("r1"), wire.ElicitResult{Action: wire.ActionAccept, Content: map[string]any{"name": "x"}})
+	w.onSettled(ctx, &wire.SettledParams{RequestID: "r1", Outcome: wire.OutcomeRejected,
+		Errors: []elicit.FieldError{{Field: "name", Code: "pattern", Message: "Use your full name"}}})
+	clear(c.sent)
+	ask(t, w, ctx, "r1", formParams(t, "Name?", shortSchema), testMeta)
+	w.onSynced(ctx, []string{"r1"})
+	if got, ok := c.sent["r1"]; ok {
+		t.Errorf("the rejected answer went again: %+v", got)
+	}
+}
+
 // An answer sent again after a drop that then draws -32003 may have
 // arrived the first time (the bridge settled it, then restarted): the
 // notice says there is no telling, never that it was not delivered (a
