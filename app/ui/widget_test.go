@@ -403,6 +403,21 @@ func TestWidgetRejectedAnswerNotResent(t *testing.T) {
 	}
 }
 
+// When the open request leaves, the one after it opens: the person's
+// place in the list is kept.
+func TestWidgetNextOpensAfterSettle(t *testing.T) {
+	w, d, _ := mountWidget(t)
+	ctx := d.Context()
+	for i, id := range []string{"r1", "r2", "r3"} {
+		ask(t, w, ctx, id, formParams(t, "Q"+id, shortSchema), metaAt(i))
+	}
+	w.selectRequest("r2")
+	w.onSettled(ctx, &wire.SettledParams{RequestID: "r2", Outcome: wire.OutcomeExpired})
+	if got := show(t, w, d).mustFind(t, "form").attrs["data-elicitation-id"]; got != "r3" {
+		t.Errorf("after the open request left, %q is open; want r3, the next", got)
+	}
+}
+
 // An answer sent again after a drop that then draws -32003 may have
 // arrived the first time (the bridge settled it, then restarted): the
 // notice says there is no telling, never that it was not delivered (a
