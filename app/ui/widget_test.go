@@ -484,6 +484,11 @@ func TestWidgetURLMode(t *testing.T) {
 	w.onComplete(&wire.CompleteParams{ElicitationID: "e1"})
 	page = show(t, w, d)
 	page.mustFind(t, "[data-outcome=completed]")
+	said := w.arrival
+	w.onComplete(&wire.CompleteParams{ElicitationID: "e1"}) // finished: ignored, not said again
+	if w.arrival != said {
+		t.Errorf("a second complete for a finished link was said again: %q", w.arrival)
+	}
 }
 
 func TestWidgetURLRefused(t *testing.T) {
