@@ -123,6 +123,29 @@ func TestUpgradeRefused(t *testing.T) {
 	}
 }
 
+// A browser lists the subprotocols it offers as "a, b": the bridge's is
+// found among others, after the space.
+func TestSubprotocolAmongOthers(t *testing.T) {
+	b := start(t, nil)
+	req, err := http.NewRequest(http.MethodGet, strings.Replace(b.url, "ws", "http", 1), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Connection", "Upgrade")
+	req.Header.Set("Upgrade", "websocket")
+	req.Header.Set("Sec-WebSocket-Version", "13")
+	req.Header.Set("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ==")
+	req.Header.Set("Sec-WebSocket-Protocol", "formbridge.v0, "+wire.Subprotocol)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusSwitchingProtocols || resp.Header.Get("Sec-WebSocket-Protocol") != wire.Subprotocol {
+		t.Errorf("HTTP %d with subprotocol %q; want 101 and %s", resp.StatusCode, resp.Header.Get("Sec-WebSocket-Protocol"), wire.Subprotocol)
+	}
+}
+
 func TestAllowedOrigins(t *testing.T) {
 	b := start(t, &bridgeOptions{gateway: gateway.Options{AllowedOrigins: []string{"chat.example.com", "*.corp.example"}}})
 	tests := []struct {
