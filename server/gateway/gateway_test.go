@@ -266,6 +266,30 @@ func TestMalformedFrames(t *testing.T) {
 	}
 }
 
+// The MaxBadFrames-th bad frame closes the connection, not one before:
+// answers the hub refused count too, requests for an unknown method not.
+func TestBadFramesLimit(t *testing.T) {
+	b := start(t, nil)
+	c := dial(t, b)
+	c.hello(token, false)
+	const refused = `{"jsonrpc":"2.0","id":"x","result":{"action":"maybe"}}`
+	for range gateway.MaxBadFrames - 1 {
+		c.send(refused)
+		if m := c.recv(); m.Error == nil || m.Error.Code != wire.CodeInvalidParams {
+			t.Fatalf("got %+v; want the hub's -32602", m)
+		}
+	}
+	c.send(`{"jsonrpc":"2.0","method":"x","id":"probe"}`)
+	if m := c.recv(); string(m.ID) != `"probe"` {
+		t.Fatalf("after %d bad frames: %+v; want the connection open", gateway.MaxBadFrames-1, m)
+	}
+	c.send(refused)
+	c.recv()
+	if got := c.closed(); got != websocket.StatusPolicyViolation {
+		t.Errorf("close status %v after %d bad frames; want 1008", got, gateway.MaxBadFrames)
+	}
+}
+
 func TestAnswerOnceAcrossConnections(t *testing.T) {
 	b := start(t, nil)
 	a, o := dial(t, b), dial(t, b)
