@@ -529,6 +529,7 @@ func TestSlowWidgetCutOff(t *testing.T) {
 		props = append(props, fmt.Sprintf(`"f%d":{"type":"string","description":"%s"}`, i, strings.Repeat("x", 9000)))
 	}
 	big := `{"message":"Big","requestedSchema":{"type":"object","properties":{` + strings.Join(props, ",") + `}}}`
+	began := time.Now()
 	for i := 0; b.h.Widgets(hub.DefaultChannel) == 2; i++ {
 		if i == 1000 {
 			t.Fatal("200 MB later, the stuck widget is still attached")
@@ -542,6 +543,11 @@ func TestSlowWidgetCutOff(t *testing.T) {
 		if res, err := c.wait(t); err != nil || res.Action != wire.ActionDecline {
 			t.Fatalf("call %d: %+v, %v", i, res, err)
 		}
+	}
+	// Cut off once its queue is full, not when the write it is stuck in
+	// times out.
+	if took := time.Since(began); took >= gateway.WriteTimeout {
+		t.Errorf("the stuck widget was cut off after %v; want before its write timed out (%v)", took, gateway.WriteTimeout)
 	}
 	// Its connection ends (reset or EOF) once what the kernel buffered is read.
 	stuck.conn.SetReadDeadline(time.Now().Add(10 * time.Second))
