@@ -12,6 +12,8 @@ func TestBridgeURL(t *testing.T) {
 		{"https://widget.example.com/", "wss://bridge.example.com", "wss://bridge.example.com/ws"},
 		{"https://widget.example.com/", "https://bridge.example.com/prefix/ws", "wss://bridge.example.com/prefix/ws"},
 		{"https://widget.example.com/", "http://user:pw@10.0.0.2:9000/", "ws://10.0.0.2:9000/ws"},
+		{"https://widget.example.com/", " ws://bridge.example.com:8080 ", "ws://bridge.example.com:8080/ws"},
+		{"https://widget.example.com/", "wss:///ws", ""},
 		{"https://widget.example.com/", "javascript:alert(1)", ""},
 		{"https://widget.example.com/", "ftp://bridge.example.com/", ""},
 		{"file:///tmp/index.html", "", ""},
