@@ -12,9 +12,11 @@ import (
 )
 
 // TestSyncedAndGone: after hello the client counts the pending requests
-// the bridge announced, a refused one included, and then says which it
-// delivered; a -32003 for an answer becomes a Gone event, any other
-// error for one an AnswerRefused event (the request still waits).
+// the bridge announced (elicitation/create only), a refused one
+// included, and then says which it delivered; it ignores results and
+// notices that name no request of its own; a -32003 for an answer
+// becomes a Gone event, any other error for one an AnswerRefused event
+// (the request still waits).
 func TestSyncedAndGone(t *testing.T) {
 	params := formParams(t)
 	b := &fakeBridge{t: t, serve: func(bc *bridgeConn) {
@@ -24,12 +26,22 @@ func TestSyncedAndGone(t *testing.T) {
 			return
 		}
 		bc.request("a", wire.MethodElicit, params)
+		bc.request("p", "roots/list", map[string]any{})                                               // refused, not one of the three
 		bc.request("b", wire.MethodElicit, map[string]any{"mode": "carrier-pigeon", "message": "hi"}) // refused, still counted
 		bc.request("c", wire.MethodElicit, map[string]any{"mode": "url", "message": "Sign in", "url": "https://example.com/a", "elicitationId": "e1"})
 		bc.request("d", wire.MethodElicit, params) // new: after the backlog
-		if _, err := bc.read(); err != nil {       // the refusal of b
-			return
+		for range 2 {                              // the refusals of p and b
+			if _, err := bc.read(); err != nil {
+				return
+			}
 		}
+		// Ignored: a result for an id the client never asked about, and
+		// notices that name no request.
+		if res, err := wire.NewResult([]byte(`"y"`), map[string]any{}); err == nil {
+			bc.send(res)
+		}
+		bc.notify(wire.MethodSettled, wire.SettledParams{Outcome: "unknown"})
+		bc.notify(wire.MethodComplete, wire.CompleteParams{})
 		bc.send(wire.NewError([]byte(`"old"`), wire.CodeUnknownRequest, "no pending request has this id", nil))
 		bc.send(wire.NewError([]byte(`"x"`), wire.CodeInvalidParams, "bad action", nil)) // the answer, not the request
 		bc.notify(wire.MethodSettled, wire.SettledParams{RequestID: "old", Outcome: "unknown"})
@@ -62,6 +74,8 @@ func TestSyncedAndGone(t *testing.T) {
 			got = append(got, "refused "+ev.AnswerRefused)
 		case ev.Settled != nil:
 			got = append(got, "settled "+ev.Settled.RequestID)
+		case ev.Complete != nil:
+			got = append(got, "complete "+ev.Complete.ElicitationID)
 		}
 	}
 	want := []string{"state connecting", "state online", "hello", "request a", "request c"}
