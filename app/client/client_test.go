@@ -185,6 +185,9 @@ func TestHelloEventsAndRespond(t *testing.T) {
 		t.Errorf("event after the context ended: %+v", ev)
 	default:
 	}
+	if err := c.Respond("r1", result); !errors.Is(err, ErrOffline) {
+		t.Errorf("Respond once the connection ended = %v, want ErrOffline", err)
+	}
 }
 
 func TestRefusedTokenIsFatal(t *testing.T) {
