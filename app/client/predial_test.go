@@ -260,3 +260,16 @@ func TestHelloRefusal(t *testing.T) {
 		}
 	}
 }
+
+// Without a token there is no hello to say: Predial opens nothing.
+func TestPredialWithoutToken(t *testing.T) {
+	resetEarly(t)
+	b := &fakeBridge{t: t, serve: func(bc *bridgeConn) {}}
+	Predial(Options{URL: startBridge(t, b), ClientInfo: testInfo})
+	early.Lock()
+	p := early.p
+	early.Unlock()
+	if p != nil {
+		t.Error("Predial without a token started a connection")
+	}
+}
