@@ -273,3 +273,18 @@ func TestPredialWithoutToken(t *testing.T) {
 		t.Error("Predial without a token started a connection")
 	}
 }
+
+// A page connection refused another token (a stale link, replaced
+// since) says nothing about this one: the client connects with its own.
+func TestPageRefusalOfAnotherToken(t *testing.T) {
+	resetEarly(t)
+	b := &fakeBridge{t: t, serve: func(bc *bridgeConn) {
+		if _, ok := bc.hello("secret", wire.HelloResult{Channel: "default"}); ok {
+			bc.read()
+		}
+	}}
+	url := startBridge(t, b)
+	refusal := helloRefusal([]byte(`{"jsonrpc":"2.0","id":"hello","error":{"code":-32001,"message":"unknown token"}}`))
+	offerEarly(&predialed{url: url, hello: helloFrame("stale", testInfo), refused: refusal})
+	runOnline(t, url)
+}
