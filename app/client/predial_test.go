@@ -288,3 +288,20 @@ func TestPageRefusalOfAnotherToken(t *testing.T) {
 	offerEarly(&predialed{url: url, hello: helloFrame("stale", testInfo), refused: refusal})
 	runOnline(t, url)
 }
+
+// The predialed connection is taken once: after it drops, the client
+// dials anew.
+func TestPredialTakenOnce(t *testing.T) {
+	resetEarly(t)
+	var b *fakeBridge
+	b = &fakeBridge{t: t, serve: func(bc *bridgeConn) {
+		if _, ok := bc.hello("secret", wire.HelloResult{Channel: "default"}); ok && len(b.dialTimes()) > 1 {
+			bc.read()
+		}
+	}}
+	url := startBridge(t, b)
+	Predial(Options{URL: url, Token: "secret", ClientInfo: testInfo})
+	waitDials(t, b, 1)
+	runOnline(t, url)
+	waitDials(t, b, 2)
+}
