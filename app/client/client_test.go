@@ -190,6 +190,36 @@ func TestHelloEventsAndRespond(t *testing.T) {
 	}
 }
 
+// A request past coder/websocket's 32 KiB default frame size, as a
+// schema with long descriptions makes, is read and delivered.
+func TestLargeRequestDelivered(t *testing.T) {
+	params := formParams(t)
+	params.Message = strings.Repeat("x", 100<<10)
+	b := &fakeBridge{t: t, serve: func(bc *bridgeConn) {
+		if _, ok := bc.hello("secret", bridgeInfo); ok {
+			bc.request("r1", wire.MethodElicit, params)
+			bc.read()
+		}
+	}}
+	rec := newRecorder()
+	c := New(Options{URL: startBridge(t, b), Token: "secret", ClientInfo: testInfo, OnEvent: rec.on})
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	go c.Run(ctx)
+	for {
+		ev := rec.next(t)
+		if ev.State == StateOffline {
+			t.Fatal("the connection dropped on the large request")
+		}
+		if ev.Synced != nil {
+			if !cmp.Equal(ev.Synced.IDs, []string{"r1"}) {
+				t.Errorf("synced %q, want [r1]", ev.Synced.IDs)
+			}
+			return
+		}
+	}
+}
+
 func TestRefusedTokenIsFatal(t *testing.T) {
 	b := &fakeBridge{t: t, serve: func(bc *bridgeConn) { bc.hello("secret", bridgeInfo) }}
 	rec := newRecorder()
