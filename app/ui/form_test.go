@@ -241,6 +241,18 @@ func TestFormDefaultsSentUntouched(t *testing.T) {
 	}
 }
 
+// A second press of Send, or of Decline, while an answer is on its way
+// sends nothing more.
+func TestFormSendsOnce(t *testing.T) {
+	f, a, d := mountForm(t, "Once", `{"type":"object","properties":{"n":{"type":"integer","default":3}}}`)
+	f.onAccept(d.Context(), app.Event{Value: app.Undefined()})
+	f.onAccept(d.Context(), app.Event{Value: app.Undefined()})
+	f.onDecline(d.Context(), app.Event{Value: app.Undefined()})
+	if len(a.sent) != 1 || a.sent[0].Action != wire.ActionAccept {
+		t.Errorf("sent %+v, want the one accept", a.sent)
+	}
+}
+
 func TestFormRefusesInvalidAndShowsErrors(t *testing.T) {
 	f, a, d := mountForm(t, "Who?", everyKind)
 	page := render(t, f)
