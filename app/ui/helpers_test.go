@@ -187,6 +187,8 @@ func TestDeadlineWarningMarks(t *testing.T) {
 		{90 * time.Second, time.Minute, "1 minute left to answer this request."},
 		{2 * time.Minute, 0, ""},
 		{2 * time.Minute, 90 * time.Second, ""},
+		{time.Minute, 30 * time.Second, ""}, // said at the mark already
+		{5 * time.Minute, 4 * time.Minute, ""},
 	} {
 		if got := deadlineWarning(exp.Add(-tt.before), exp.Add(-tt.now), exp); got != tt.want {
 			t.Errorf("from %v to %v before expiry: %q, want %q", tt.before, tt.now, got, tt.want)
