@@ -114,6 +114,13 @@ func TestQueueOrder(t *testing.T) {
 	if q.len() != 3 || q.find("a") != nil {
 		t.Error("remove failed")
 	}
+	q.remove("b") // d, c
+	if n := q.after("c"); n == nil || n.ID != "d" {
+		t.Error("after() of the last of two is not the one before")
+	}
+	if n := q.after("gone"); n == nil || n.ID != "d" {
+		t.Error("after() of a request no longer held is not the first")
+	}
 }
 
 func TestRequiredBooleanStartsAsNo(t *testing.T) {
