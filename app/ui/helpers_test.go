@@ -42,6 +42,12 @@ func TestAgoAndCountdown(t *testing.T) {
 			t.Errorf("ago(%v) = %q, want %q", d, got, want)
 		}
 	}
+	if got := ago(now, now.Add(-24*time.Hour)); got == "24 hours ago" {
+		t.Errorf("ago(24h) = %q, want the date", got)
+	}
+	if got := untilAgoChanges(now, now.Add(-time.Hour)); got != time.Hour {
+		t.Errorf("\"1 hour ago\" changes after %v, want 1h", got)
+	}
 	counts := map[time.Duration]string{
 		10 * time.Minute:                  "",
 		5*time.Minute + time.Second:       "",
