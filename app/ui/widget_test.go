@@ -579,6 +579,17 @@ func TestWidgetURLResentAfterLostAccept(t *testing.T) {
 	}
 }
 
+// When the lost accept of an opened link cannot go again (offline once
+// more), Open is offered again: the person's way to send it.
+func TestWidgetURLOpenOfferedWhenResendFails(t *testing.T) {
+	w, d, c := mountWidget(t)
+	ctx := d.Context()
+	_, params := openSignIn(t, w, ctx)
+	c.offline = true
+	ask(t, w, ctx, "u1", params, testMeta)
+	show(t, w, d).mustFind(t, "button[data-action=open]")
+}
+
 func TestWidgetRootMatch(t *testing.T) {
 	w, d, _ := mountWidget(t)
 	w.onConnectionChange(connOffline)
