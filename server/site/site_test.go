@@ -152,6 +152,16 @@ func TestBadAllowedOrigin(t *testing.T) {
 	}
 }
 
+// Origins as an operator writes them in a list ("a, b" split on the
+// comma) keep the space around each: it is trimmed, not refused.
+func TestAllowedOriginsTrimmed(t *testing.T) {
+	h := newSite(t, &Options{WebDir: webDir(t, ""), AllowedOrigins: []string{" https://a.example", "https://b.example ", "  "}})
+	csp := get(t, h, "/").header.Get("Content-Security-Policy")
+	if !strings.HasSuffix(csp, "frame-ancestors 'self' https://a.example https://b.example") {
+		t.Errorf("Content-Security-Policy = %q, want frame-ancestors 'self' https://a.example https://b.example", csp)
+	}
+}
+
 func TestWasmEncodings(t *testing.T) {
 	h := newSite(t, &Options{WebDir: webDir(t, ""), Version: "v1"})
 	u := wasmURL(t, h)
