@@ -2,6 +2,7 @@ package site
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 )
@@ -51,5 +52,24 @@ func TestNotModifiedKeepsVary(t *testing.T) {
 					p, ae, plain.header.Get("ETag"), again.code, again.header.Values("Vary"))
 			}
 		}
+	}
+}
+
+// The If-None-Match list is read on a copy of the request: a handler must
+// not change the request it was given (a middleware or log after it reads
+// what the client sent).
+func TestRevalidateLeavesRequestAlone(t *testing.T) {
+	h := newSite(t, &Options{WebDir: webDir(t, ""), Version: "v1.2.3"})
+	tag := get(t, h, "/").header.Get("ETag")
+	inm := `"other", W/` + tag
+	r := httptest.NewRequest(http.MethodGet, "/", nil)
+	r.Header.Set("If-None-Match", inm)
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	if w.Code != http.StatusNotModified {
+		t.Fatalf("If-None-Match %s: %d, want 304", inm, w.Code)
+	}
+	if got := r.Header.Get("If-None-Match"); got != inm {
+		t.Errorf("the caller's request now has If-None-Match %s, want %s as sent", got, inm)
 	}
 }
