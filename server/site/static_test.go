@@ -207,3 +207,18 @@ func TestExamplesServed(t *testing.T) {
 		t.Errorf("GET a missing example: %d", r.code)
 	}
 }
+
+// A file of the web folder whose type the site does not know goes as
+// application/octet-stream (with nosniff, never rendered), not as
+// whatever its bytes look like.
+func TestUnknownTypeNotSniffed(t *testing.T) {
+	dir := webDir(t, "")
+	if err := os.WriteFile(filepath.Join(dir, "notes.formbridge-unknown"), []byte("<!DOCTYPE html><script>alert(1)</script>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := get(t, newSite(t, &Options{WebDir: dir}), "/web/notes.formbridge-unknown")
+	if r.code != http.StatusOK || r.header.Get("Content-Type") != "application/octet-stream" || r.header.Get("X-Content-Type-Options") != "nosniff" {
+		t.Errorf("GET a file of unknown type: %d, Content-Type %q, X-Content-Type-Options %q; want 200, application/octet-stream, nosniff",
+			r.code, r.header.Get("Content-Type"), r.header.Get("X-Content-Type-Options"))
+	}
+}
