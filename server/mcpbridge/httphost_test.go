@@ -207,6 +207,11 @@ func TestHTTPHostKey(t *testing.T) {
 	}{
 		{"loopback without a key", "", loop, "127.0.0.1:8080", "", init, http.StatusBadGateway, true},
 		{"network without a key", "", lan, "192.0.2.7:8080", "", init, http.StatusForbidden, false},
+		// Whatever Host it names: the address it reached is what counts.
+		{"network naming loopback as Host", "", lan, "127.0.0.1:8080", "", init, http.StatusForbidden, false},
+		// With the key, the Host check is left to the key (a reverse
+		// proxy on this machine passes the public Host).
+		{"loopback with the key and a public Host", "k3y", loop, "bridge.example.com", "Bearer k3y", init, http.StatusBadGateway, true},
 		{"network with the key", "k3y", lan, "192.0.2.7:8080", "Bearer k3y", init, http.StatusBadGateway, true},
 		{"network with a wrong key", "k3y", lan, "192.0.2.7:8080", "Bearer k3", init, http.StatusUnauthorized, false},
 		{"loopback without the key it needs", "k3y", loop, "127.0.0.1:8080", "", init, http.StatusUnauthorized, false},
