@@ -259,12 +259,68 @@ func TestHTTPHostReapsIdleSessions(t *testing.T) {
 		defer hh.mu.Unlock()
 		return len(hh.sessions)
 	}
+	if got := hh.idleTimeout(); got != 30*time.Minute {
+		t.Errorf("IdleTimeout 0 ends sessions idle for %s, want 30m", got)
+	}
 	hh.reap(time.Now().Add(time.Minute))
 	if n := sessions(); n != 1 {
 		t.Fatalf("%d sessions after a minute idle, want 1", n)
 	}
+	// Requests in the session, after its initialize, are served and, once
+	// answered, leave it idle again: the reaper still ends it.
+	id := resp.Header.Get(sessionHeader)
+	for _, body := range []string{`{"jsonrpc":"2.0","method":"notifications/initialized"}`, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`} {
+		resp := rawMCP(t, ctx, http.DefaultClient, front.URL, "POST", id, body)
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode/100 != 2 {
+			t.Fatalf("%s in the session a minute on: %s", body, resp.Status)
+		}
+	}
 	hh.reap(time.Now().Add(31 * time.Minute))
 	waitFor(t, "the idle session to end", func() bool { return sessions() == 0 })
+}
+
+// A host's DELETE ends its session there and then: its upstream is let
+// go, and the session id is no longer served.
+func TestHTTPHostDeleteEndsSession(t *testing.T) {
+	t.Parallel()
+	ctx, hh, front := acceptingHost(t, 0)
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`
+	resp := rawMCP(t, ctx, http.DefaultClient, front.URL, "POST", "", init)
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	id := resp.Header.Get(sessionHeader)
+	if resp.StatusCode != http.StatusOK || id == "" {
+		t.Fatalf("initialize: %s, session %q", resp.Status, id)
+	}
+	resp = rawMCP(t, ctx, http.DefaultClient, front.URL, "DELETE", id, "")
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("DELETE: %s, want 204", resp.Status)
+	}
+	waitFor(t, "the deleted session to end", func() bool {
+		hh.mu.Lock()
+		defer hh.mu.Unlock()
+		return len(hh.sessions) == 0
+	})
+}
+
+// A slot taken for a session still dialing its upstream (nil) is left
+// to the request opening it: the reaper passes it by.
+func TestHTTPHostReapPassesSessionsOpening(t *testing.T) {
+	t.Parallel()
+	_, hh, _ := acceptingHost(t, 0)
+	hh.mu.Lock()
+	hh.sessions["opening"] = nil
+	hh.mu.Unlock()
+	hh.reap(time.Now().Add(time.Hour))
+	hh.mu.Lock()
+	_, kept := hh.sessions["opening"]
+	hh.mu.Unlock()
+	if !kept {
+		t.Error("the reaper took the slot of a session still opening")
+	}
 }
 
 // An HTTP upstream that goes away mid-call: the host gets an error and
