@@ -280,8 +280,13 @@ func TestHandlerRefusesUndeclaredMode(t *testing.T) {
 			case tt.wantCode == 0 && err != nil:
 				t.Fatalf("refused: %v", err)
 			case tt.wantCode == 0:
-				if a := p.seen(); len(a) != 1 || a[0].Requester.Name != unnamedServer {
-					t.Errorf("person was shown %+v", a)
+				// An absent mode is form, said so to the bridge.
+				want := tt.params.Mode
+				if want == "" {
+					want = wire.ModeForm
+				}
+				if a := p.seen(); len(a) != 1 || a[0].Requester.Name != unnamedServer || a[0].Params.Mode != want {
+					t.Errorf("person was shown %+v, want mode %q", a, want)
 				}
 			case !errors.As(err, &rpcErr) || rpcErr.Code != tt.wantCode:
 				t.Fatalf("error %v, want code %d", err, tt.wantCode)
@@ -290,6 +295,12 @@ func TestHandlerRefusesUndeclaredMode(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A completion the bridge cannot take is dropped, logger or not.
+func TestHandlerCompleteWithoutLogger(t *testing.T) {
+	h := &Handler{Eliciter: &APIEliciter{}} // no channel: Complete fails at once
+	h.Complete(context.Background(), &mcp.ElicitationCompleteNotificationRequest{Params: &mcp.ElicitationCompleteParams{ElicitationID: "auth-1"}})
 }
 
 // NewClient also handles -32042: the URL request is shown, its completion
@@ -306,6 +317,8 @@ func TestNewClientURLElicitationRequired(t *testing.T) {
 	}{
 		{"accepted and completed", "[" + auth + "]", wire.ActionAccept, 2, false, 1},
 		{"declined", "[" + auth + "]", wire.ActionDecline, 1, true, 1},
+		// The bridge fails to ask ("" below): the server's -32042 comes back.
+		{"bridge fails", "[" + auth + "]", "", 1, true, 1},
 		// One completion releases both: asked once, retried once.
 		{"listed twice", "[" + auth + "," + auth + "]", wire.ActionAccept, 2, false, 1},
 		// A null entry must not crash the client.
@@ -326,6 +339,9 @@ func TestNewClientURLElicitationRequired(t *testing.T) {
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "synced"}}}, nil, nil
 			})
 			p := &person{answer: func(ctx context.Context, ep wire.ElicitParams) (*wire.ElicitResult, error) {
+				if tt.action == "" {
+					return nil, errors.New("the bridge is gone")
+				}
 				if tt.action == wire.ActionAccept {
 					go ss.Load().NotifyElicitationComplete(context.Background(), &mcp.ElicitationCompleteParams{ElicitationID: ep.ElicitationID})
 				}
