@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/iotest"
 	"testing/synctest"
 	"time"
 
@@ -301,4 +302,42 @@ func TestAPIEliciterKeepsWaitingThroughAProxy(t *testing.T) {
 			t.Errorf("%d POSTs (keys %q) and %d DELETEs; want 20 with one key, none withdrawn", posts, distinct, deletes)
 		}
 	})
+}
+
+// The bridge's invalid_params without data is passed on without data:
+// not "data": null.
+func TestAPIErrorWithoutData(t *testing.T) {
+	err := apiError(http.StatusBadRequest, []byte(`{"error":{"code":"invalid_params","message":"bad schema"}}`))
+	var we *wire.Error
+	if !errors.As(err, &we) || we.Code != wire.CodeInvalidParams {
+		t.Fatalf("apiError = %v, want a wire.Error with code %d", err, wire.CodeInvalidParams)
+	}
+	b, _ := json.Marshal(we)
+	if strings.Contains(string(b), `"data"`) {
+		t.Errorf("the error goes on as %s, with data the bridge did not send", b)
+	}
+}
+
+// The bridge's error data (which field, when to retry) is passed on.
+func TestAPIErrorKeepsData(t *testing.T) {
+	err := apiError(http.StatusTooManyRequests, []byte(`{"error":{"code":"rate_limited","message":"slow down","data":{"retryAfterSeconds":3}}}`))
+	var we *wire.Error
+	if !errors.As(err, &we) || we.Code != wire.CodeRateLimited {
+		t.Fatalf("apiError = %v, want a wire.Error with code %d", err, wire.CodeRateLimited)
+	}
+	if b, _ := json.Marshal(we); !strings.Contains(string(b), `"data":{"retryAfterSeconds":3}`) {
+		t.Errorf("the error goes on as %s, without the bridge's data", b)
+	}
+}
+
+// An answer cut off mid-body is the bridge out of reach (asked again),
+// not an answer that is not JSON.
+func TestAPIEliciterCutAnswerIsUnreachable(t *testing.T) {
+	a := &APIEliciter{BaseURL: "http://bridge.invalid", HTTPClient: &http.Client{Transport: roundTripper(func(r *http.Request) (*http.Response, error) {
+		body := io.MultiReader(strings.NewReader(`{"widgets":`), iotest.ErrReader(io.ErrUnexpectedEOF))
+		return &http.Response{StatusCode: http.StatusOK, Header: http.Header{}, Body: io.NopCloser(body), Request: r}, nil
+	})}}
+	if _, err := a.Check(context.Background(), "default"); !errors.Is(err, errUnreachable) {
+		t.Errorf("Check with the answer cut off: %v, want errUnreachable", err)
+	}
 }
