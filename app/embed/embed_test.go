@@ -77,6 +77,10 @@ func TestHostOrigin(t *testing.T) {
 		"#host=https://chat.example.com?x=1":       "",
 		"#host=https%3A%2F%2Fchat.example.com%23x": "",
 		"#host=null":                               "",
+		"#host=ftp://chat.example.com":             "",
+		"#host=wss://chat.example.com":             "",
+		"#host=https://[::1":                       "",
+		"#host=https://chat.example.com&x=%zz":     "", // a fragment not written by embed.js
 	} {
 		got, ok := hostOrigin(frag)
 		if got != want || ok != (want != "") {
