@@ -25,6 +25,11 @@ func TestParseInbound(t *testing.T) {
 		{"other version", `{"formbridge":"embed.v2","type":"init"}`, inbound{}, "ours-not"},
 		{"not json", `formbridge`, inbound{}, "ours-not"},
 		{"huge", `{"formbridge":"embed.v1","type":"init","token":"` + strings.Repeat("a", maxMessage) + `"}`, inbound{}, "too large"},
+		// A member of the wrong type fails decoding, which still fills in
+		// the others: such a message must not pass as an init whose
+		// token was dropped.
+		{"token not a string", `{"formbridge":"embed.v1","type":"init","token":42}`, inbound{}, "ours-not"},
+		{"theme not an object", `{"formbridge":"embed.v1","type":"theme","theme":"dark"}`, inbound{}, "ours-not"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := parseInbound(tc.text)
@@ -48,6 +53,16 @@ func TestParseInbound(t *testing.T) {
 				t.Errorf("got %s, want %s", gj, wj)
 			}
 		})
+	}
+}
+
+// TestParseInboundAtLimit: a message of exactly maxMessage bytes is read.
+func TestParseInboundAtLimit(t *testing.T) {
+	t.Parallel()
+	head, tail := `{"formbridge":"embed.v1","type":"init","token":"`, `"}`
+	text := head + strings.Repeat("a", maxMessage-len(head)-len(tail)) + tail
+	if m, err := parseInbound(text); err != nil || len(m.Token) != maxMessage-len(head)-len(tail) {
+		t.Errorf("a message of %d bytes: %v", len(text), err)
 	}
 }
 
