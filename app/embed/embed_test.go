@@ -66,6 +66,21 @@ func TestParseInboundAtLimit(t *testing.T) {
 	}
 }
 
+// TestQuote: a host page's text in a log line is cut at 40 bytes and
+// escaped, so a long or hostile value cannot flood or forge the console.
+func TestQuote(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		strings.Repeat("a", 40):   `"` + strings.Repeat("a", 40) + `"`,
+		strings.Repeat("a", 41):   `"` + strings.Repeat("a", 40) + `…"`,
+		"x\nformbridge: \"fake\"": `"x\nformbridge: \"fake\""`,
+	} {
+		if got := quote(in); got != want {
+			t.Errorf("quote(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
 func TestOutbound(t *testing.T) {
 	t.Parallel()
 	var m map[string]any
