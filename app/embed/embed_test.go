@@ -185,6 +185,35 @@ func TestThemeRefusesHostileValues(t *testing.T) {
 	}
 }
 
+// TestThemeKeywordsAreNoColours: the CSS-wide keywords fit a colour's
+// shape but name no colour, in any case.
+func TestThemeKeywordsAreNoColours(t *testing.T) {
+	t.Parallel()
+	for _, v := range []string{"inherit", "initial", "unset", "revert", "revert-layer", "currentcolor", "INHERIT", "Unset"} {
+		if props, problems := (&Theme{Colors: ThemeColors{Text: v}}).properties(); len(props) != 0 || len(problems) != 1 {
+			t.Errorf("text colour %q: properties %v, problems %q", v, props, problems)
+		}
+	}
+}
+
+// TestThemePartial: what a theme leaves out is no problem, and no theme
+// at all is none either.
+func TestThemePartial(t *testing.T) {
+	t.Parallel()
+	for _, th := range []*Theme{nil, {}, {Mode: ModeDark}} {
+		if props, problems := th.properties(); len(props) != 0 || len(problems) != 0 {
+			t.Errorf("theme %+v: properties %v, problems %q", th, props, problems)
+		}
+	}
+	for th, want := range map[*Theme]string{
+		nil: ModeAuto, {}: ModeAuto, {Mode: ModeAuto}: ModeAuto, {Mode: ModeLight}: ModeLight, {Mode: ModeDark}: ModeDark,
+	} {
+		if mode, problems := th.mode(); mode != want || len(problems) != 0 {
+			t.Errorf("theme %+v: mode %q, problems %q; want %q", th, mode, problems, want)
+		}
+	}
+}
+
 func TestParseConfig(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
