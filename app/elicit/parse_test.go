@@ -225,9 +225,22 @@ func TestSchemaErrorMessage(t *testing.T) {
 	if !errors.As(p.err(), &se) || len(se.Problems) != maxProblems || se.Problems[maxProblems-1].Message != "51 more problems are not listed" {
 		t.Errorf("a long list is not cut to %d with a count: %d, last %+v", maxProblems, len(se.Problems), se.Problems[len(se.Problems)-1])
 	}
+	var full schemaParser
+	for range maxProblems {
+		full.add("/x", "bad")
+	}
+	if !errors.As(full.err(), &se) || len(se.Problems) != maxProblems || se.Problems[maxProblems-1].Message != "bad" {
+		t.Errorf("a list of exactly %d problems is not kept whole: last %+v", maxProblems, se.Problems[len(se.Problems)-1])
+	}
 	_, err := Parse([]byte(`{"type":"object","properties":{"a":{"type":"object"}}}`))
 	if err == nil || !strings.Contains(err.Error(), "/properties/a/type: nested objects") {
 		t.Errorf("Error() = %v, want the path and the reason", err)
+	}
+	// A schema cut short says so, not that its JSON is invalid.
+	for _, cut := range []string{`{"type":`, `{"type":"object"`, `{"type":"object","properties":{"a":{`} {
+		if _, err := Parse([]byte(cut)); err == nil || !strings.Contains(err.Error(), "ends too early") {
+			t.Errorf("Parse(%s) = %v, want it to say the text ends too early", cut, err)
+		}
 	}
 }
 
