@@ -145,6 +145,7 @@ func TestParseRefusals(t *testing.T) {
 		{"required entry not text", `{"type":"object","properties":{},"required":[1]}`, []string{"/required/0"}},
 		{"string default a number", prop(`{"type":"string","default":1}`), []string{"/properties/f/default"}},
 		{"boolean default text", prop(`{"type":"boolean","default":"false"}`), []string{"/properties/f/default"}},
+		{"number default text", prop(`{"type":"number","default":"abc"}`), []string{"/properties/f/default"}},
 		{"number default beyond float64", prop(`{"type":"number","default":1e999}`), []string{"/properties/f/default"}},
 		{"integer default with fraction", prop(`{"type":"integer","default":1.5}`), []string{"/properties/f/default"}},
 		{"multi default not an array", prop(`{"type":"array","items":{"enum":["a"]},"default":"a"}`), []string{"/properties/f/default"}},
