@@ -23,6 +23,8 @@ func TestCheckURL(t *testing.T) {
 		{"https://example.com:443/", "example.com", "example.com", nil},
 		{"https://my_host.example.com/", "my_host.example.com", "example.com", nil},
 		{"https://example.com:8443/", "example.com", "example.com", []string{"port"}},
+		{"https://example.com:1/", "example.com", "example.com", []string{"port"}},
+		{"https://example.com:65535/", "example.com", "example.com", []string{"port"}},
 		{"https://example.com:/", "example.com", "example.com", nil},
 		{"https://user:pass@example.com/", "example.com", "example.com", []string{"userinfo"}},
 		{"https://good.com@evil.com/", "evil.com", "evil.com", []string{"userinfo"}},
