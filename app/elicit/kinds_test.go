@@ -201,6 +201,9 @@ func TestLimits(t *testing.T) {
 	title := func(n int) string {
 		return `{"type":"object","properties":{"f":{"type":"string","title":"` + strings.Repeat("é", n) + `"}}}`
 	}
+	choice := func(n int) string {
+		return `{"type":"object","properties":{"f":{"type":"string","enum":["` + strings.Repeat("é", n) + `"]}}}`
+	}
 	tests := []struct {
 		name, schema string
 		path         string // where the refusal points, unless ok
@@ -212,6 +215,8 @@ func TestLimits(t *testing.T) {
 		{"options over limit", enum(MaxOptions + 1), "/properties/f/enum", false},
 		{"title at limit counts characters", title(MaxTextRunes), "", true},
 		{"title over limit", title(MaxTextRunes + 1), "/properties/f/title", false},
+		{"choice at limit", choice(MaxTextRunes), "", true},
+		{"choice over limit", choice(MaxTextRunes + 1), "/properties/f/enum/0", false},
 		{"schema over size", `{"type":"object","description":"` + strings.Repeat("a", MaxSchemaBytes) + `"}`, "", false},
 		{"too deep", strings.Repeat(`{"x":`, maxDepth+1) + "1" + strings.Repeat("}", maxDepth+1), "", false},
 	}
