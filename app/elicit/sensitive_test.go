@@ -58,6 +58,7 @@ func TestSensitive(t *testing.T) {
 	add("don't, on how to write it", "x", str("", "Don't use spaces in your PIN"), "PIN")
 	// Not asked for: none may be flagged.
 	add("random seed", "seed", str("Random seed", "For a repeatable run"), "")
+	add("ends in do", "x", str("What to do", "Ask Don"), "")
 	add("italian word", "x", str("Una parola", ""), "")
 	add("zip code", "zipCode", `{"type":"string"}`, "")
 	add("promo code", "x", str("Promo code", "From your voucher"), "")
