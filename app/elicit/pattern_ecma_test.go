@@ -42,6 +42,8 @@ func TestPatternAsJavaScriptReadsIt(t *testing.T) {
 		{`^a{01,002}$`, []string{"a", "aa"}, []string{"aaa"}},
 		{`^a[\b]$`, []string{"a\b"}, []string{"ab"}},
 		{`^a\0$`, []string{"a\x00"}, []string{"a0"}},
+		// RE2's largest count, which JavaScript takes too.
+		{`^a{1000}$`, []string{strings.Repeat("a", 1000)}, []string{strings.Repeat("a", 999)}},
 	} {
 		src, err := ecmaToRE2(tt.pattern)
 		if err != nil {
