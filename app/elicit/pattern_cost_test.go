@@ -180,3 +180,21 @@ func TestParseRefusesPatternsTooLargeToCompile(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstRunes: what a match can start with ends at the first part
+// that cannot match nothing, so x[\p{L}] starts with x alone.
+func TestFirstRunes(t *testing.T) {
+	t.Parallel()
+	for src, want := range map[string]int{`x\p{L}`: 2, `x?[a-c]`: 4, `(?:ab|cd)e`: 4, `^x`: 2, `a*b*`: 4, `(x[a-c])z`: 2} {
+		re, err := syntax.Parse(src, syntax.Perl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := firstRunes(re); got != want {
+			t.Errorf("firstRunes(%q) = %d, want %d", src, got, want)
+		}
+	}
+	if got := PatternBytes(&Form{Fields: []Field{{Key: "a", Kind: KindString}}}); got != 0 {
+		t.Errorf("a form without patterns weighs %d bytes", got)
+	}
+}
