@@ -107,3 +107,31 @@ func TestFlagsHelp(t *testing.T) {
 		t.Errorf("help shows a value from the environment:\n%s", help)
 	}
 }
+
+// TestFlagsHelpShape: the usage line names options and arguments only
+// when the command has them, and an option's default only when there
+// is one worth showing.
+func TestFlagsHelpShape(t *testing.T) {
+	plain := newFlagSet("plain", "", "Does one thing.")
+	run := newFlagSet("run", "-- COMMAND", "Runs a command.")
+	run.String("name", "", "", "a `name`")
+	run.Bool("quiet", "", false, "say less")
+	run.Duration("wait", "", 0, "how long")
+	for _, tt := range []struct {
+		fs   *flagSet
+		want string
+	}{
+		{plain, "Usage: formbridge plain\n\nDoes one thing.\n"},
+		{run, "Usage: formbridge run [options] -- COMMAND\n\nRuns a command.\n\nOptions:\n" +
+			"  --name name\n      a name\n  --quiet\n      say less\n  --wait duration\n      how long\n"},
+	} {
+		var out bytes.Buffer
+		tt.fs.stdout = &out
+		if err := tt.fs.parse([]string{"--help"}); !errors.Is(err, flag.ErrHelp) {
+			t.Fatalf("got %v, want flag.ErrHelp", err)
+		}
+		if out.String() != tt.want {
+			t.Errorf("help is\n%q\nwant\n%q", out.String(), tt.want)
+		}
+	}
+}
