@@ -35,6 +35,20 @@ func TestStaticCommand(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "web", "app.wasm")); err != nil {
 		t.Errorf("web/app.wasm not copied: %v", err)
 	}
+	// The command prints to the process's stderr; what it says:
+	again := filepath.Join(t.TempDir(), "site")
+	var said bytes.Buffer
+	if err := writeStatic(again, "approvals", web, &said); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"static site is in " + again, "Serve that folder at /approvals/", "https://<your site>/approvals/#bridge="} {
+		if !strings.Contains(said.String(), want) {
+			t.Errorf("static says %q, not %q", said.String(), want)
+		}
+	}
+	if err := writeStatic(filepath.Join(again, "index.html"), "", web, &said); err == nil {
+		t.Error("a site written into a file: no error")
+	}
 }
 
 func TestStaticCommandNeedsOut(t *testing.T) {
