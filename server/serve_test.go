@@ -231,6 +231,12 @@ func TestServeFlagMistakes(t *testing.T) {
 		{"--allowed-origins", "https://:443"},
 		{"--allowed-origins", "http://[::1]:3000"},
 		{"--allowed-origins", "http://a.test:99999"},
+		{"--allowed-origins", "http://a.test:0"},
+		{"--allowed-origins", "http://a.test:65536"},
+		{"--allowed-origins", "https://user@chat.example.com"},
+		{"--allowed-origins", "https://chat.example.com#top"},
+		{"--public-url", "https://approvals.example.com/?x=1"},
+		{"--public-url", "https://approvals.example.com/#top"},
 	} {
 		_, _, err := startBridge(testFlags(t, args...), io.Discard, nil)
 		if _, ok := err.(*usageError); !ok {
