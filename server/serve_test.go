@@ -322,6 +322,45 @@ func TestCallAddressInUse(t *testing.T) {
 	}
 }
 
+// TestCallFlagMistakes: call and proxy refuse a command line that cannot
+// work before they start anything, saying what to change.
+func TestCallFlagMistakes(t *testing.T) {
+	t.Setenv("FORMBRIDGE_API_KEY", "")
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--", "true"}, "say which tool to call with --tool NAME"},
+		{[]string{"--tool", "x"}, "say which MCP server to use"},
+		{[]string{"--server", "http://127.0.0.1:1/mcp", "--tool", "x", "--", "true"}, "not both"},
+		// The only argument, an http(s) address, is the server's URL, and checked as one.
+		{[]string{"--tool", "x", "--log-format", "yaml", "http://"}, "the server URL must be an http:// or https:// address"},
+		{[]string{"--tool", "x", "--list-tools", "--", "true"}, "--tool and --list-tools do not go together"},
+		{[]string{"--bridge", "http://127.0.0.1:1", "--tool", "x", "--", "true"}, "--bridge needs --api-key"},
+		{[]string{"--tool", "x", "--args", "[1]", "--", "true"}, "--args must be a JSON object"},
+		{[]string{"--tool", "x", "--args", "{", "--", "true"}, "--args must be a JSON object"},
+	} {
+		err := runCall(t.Context(), tt.args, io.Discard, io.Discard)
+		if _, ok := err.(*usageError); !ok || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("call %q: got %v, want a usage error saying %q", tt.args, err, tt.want)
+		}
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--no-stdio", "--", "true"}, "--no-stdio needs --upstream"},
+		{[]string{"--upstream", "http://127.0.0.1:1/mcp", "--", "true"}, "not both"},
+		// A command upstream without --no-stdio gets past those checks.
+		{[]string{"--log-format", "yaml", "--", "true"}, "--log-format must be text or json"},
+	} {
+		err := runProxy(t.Context(), tt.args, strings.NewReader(""), io.Discard, io.Discard)
+		if _, ok := err.(*usageError); !ok || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("proxy %q: got %v, want a usage error saying %q", tt.args, err, tt.want)
+		}
+	}
+}
+
 // formbridge call --bridge with a wrong key stops before the tool runs.
 func TestCallBridgeWrongKey(t *testing.T) {
 	r, _, _ := startTest(t, testFlags(t, "--api-key", "the-right-api-key-0123456789"), nil)
