@@ -237,6 +237,13 @@ func TestSchemaErrorMessage(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "/properties/a/type: nested objects") {
 		t.Errorf("Error() = %v, want the path and the reason", err)
 	}
+	if got, want := (&SchemaError{}).Error(), "elicitation request refused: invalid schema"; got != want {
+		t.Errorf("Error() of no problems = %q, want %q", got, want)
+	}
+	deep := strings.Repeat(`{"x":`, maxDepth+1) + "1" + strings.Repeat("}", maxDepth+1)
+	if _, err := Parse([]byte(deep)); err == nil || !strings.Contains(err.Error(), "nested more than "+strconv.Itoa(maxDepth)+" levels deep") {
+		t.Errorf("Parse of a too deep schema = %v, want it to say how deep", err)
+	}
 	// A schema cut short says so, not that its JSON is invalid.
 	for _, cut := range []string{`{"type":`, `{"type":"object"`, `{"type":"object","properties":{"a":{`} {
 		if _, err := Parse([]byte(cut)); err == nil || !strings.Contains(err.Error(), "ends too early") {
