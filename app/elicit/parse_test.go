@@ -89,6 +89,7 @@ func TestParseRefusals(t *testing.T) {
 		{"duplicate const", prop(`{"type":"string","oneOf":[{"const":"a","title":"A"},{"const":"a","title":"B"}]}`), []string{"/properties/f/oneOf"}},
 		{"required not a property", `{"type":"object","properties":{},"required":["x"]}`, []string{"/required/0"}},
 		{"duplicate key", `{"type":"object","properties":{"a":{"type":"string"},"a":{"type":"string"}}}`, []string{"/properties/a"}},
+		{"duplicate key in a large object", `{"type":"object","properties":{` + strings.Join(manyBooleans(17), ",") + `,"p16":{"type":"string"}}}`, []string{"/properties/p16"}},
 		{"negative minLength", prop(`{"type":"string","minLength":-1}`), []string{"/properties/f/minLength"}},
 		{"escaped key path", `{"type":"object","properties":{"a/b~c":{"type":"object"}}}`, []string{"/properties/a~1b~0c/type"}},
 		{"keyword of another kind", prop(`{"type":"string","minimum":1}`), []string{"/properties/f/minimum"}},
@@ -311,4 +312,13 @@ func TestParseOptionsInAll(t *testing.T) {
 	if _, err := Parse([]byte(`{"type":"object","properties":{` + strings.Join(manySelects(2, MaxOptions), ",") + `}}`)); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// manyBooleans is n boolean properties, p0 to p(n-1).
+func manyBooleans(n int) []string {
+	props := make([]string, n)
+	for i := range props {
+		props[i] = `"p` + strconv.Itoa(i) + `":{"type":"boolean"}`
+	}
+	return props
 }
