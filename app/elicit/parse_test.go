@@ -322,3 +322,16 @@ func manyBooleans(n int) []string {
 	}
 	return props
 }
+
+// TestEnumNamesBlank: a blank name in enumNames leaves the choice titled
+// by its value, not by nothing.
+func TestEnumNamesBlank(t *testing.T) {
+	t.Parallel()
+	form, err := Parse([]byte(`{"type":"object","properties":{"f":{"type":"string","enum":["a","b"],"enumNames":["","B"]}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opts := form.Fields[0].Options; opts[0].Title != "a" || opts[1].Title != "B" {
+		t.Errorf("options %+v, want titles a and B", opts)
+	}
+}
