@@ -40,6 +40,8 @@ func TestCheckURL(t *testing.T) {
 		{"https://ⓐpple.com/", "ⓐpple.com", "apple.com", []string{"disguised"}},
 		{"https://pаypal。com/", "pаypal。com", "pаypal.com", []string{"disguised", "mixed_script", "punycode"}},
 		{"https://93.184.216.34/", "93.184.216.34", "93.184.216.34", []string{"ip_address"}},
+		{"https://255.0.0.1/", "255.0.0.1", "255.0.0.1", []string{"ip_address"}},
+		{"https://example.com/" + strings.Repeat("a", MaxURLBytes-len("https://example.com/")), "example.com", "example.com", nil},
 		{"https://[2001:db8::1]:8443/", "2001:db8::1", "2001:db8::1", []string{"ip_address", "port"}},
 		{"https://0x7f.1/", "0x7f.1", "127.0.0.1", []string{"ip_address"}},
 		{"https://010.0.0.1/", "010.0.0.1", "8.0.0.1", []string{"ip_address"}},
