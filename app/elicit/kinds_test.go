@@ -216,6 +216,8 @@ func TestLimits(t *testing.T) {
 		{"title at limit counts characters", title(MaxTextRunes), "", true},
 		{"title over limit", title(MaxTextRunes + 1), "/properties/f/title", false},
 		{"choice at limit", choice(MaxTextRunes), "", true},
+		{"pattern at limit", `{"type":"object","properties":{"f":{"type":"string","pattern":"` + strings.Repeat("a", MaxPatternLength) + `"}}}`, "", true},
+		{"integer range from the largest safe integer", `{"type":"object","properties":{"f":{"type":"integer","minimum":9007199254740991}}}`, "", true},
 		{"choice over limit", choice(MaxTextRunes + 1), "/properties/f/enum/0", false},
 		{"schema over size", `{"type":"object","description":"` + strings.Repeat("a", MaxSchemaBytes) + `"}`, "", false},
 		{"too deep", strings.Repeat(`{"x":`, maxDepth+1) + "1" + strings.Repeat("}", maxDepth+1), "", false},
