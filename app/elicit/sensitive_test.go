@@ -59,6 +59,8 @@ func TestSensitive(t *testing.T) {
 	// Not asked for: none may be flagged.
 	add("random seed", "seed", str("Random seed", "For a repeatable run"), "")
 	add("ends in do", "x", str("What to do", "Ask Don"), "")
+	add("ends in never", "x", str("Now or never", ""), "")
+	add("or not is no prohibition", "x", str("", "Signed in or not, enter your PIN"), "PIN")
 	add("italian word", "x", str("Una parola", ""), "")
 	add("zip code", "zipCode", `{"type":"string"}`, "")
 	add("promo code", "x", str("Promo code", "From your voucher"), "")
