@@ -43,6 +43,7 @@ func TestPatternAsJavaScriptReadsIt(t *testing.T) {
 		{`^a[\b]$`, []string{"a\b"}, []string{"ab"}},
 		{`^a\0$`, []string{"a\x00"}, []string{"a0"}},
 		// RE2's largest count, which JavaScript takes too.
+		{`^\d{9}$`, []string{"123456789"}, []string{"12345678"}},
 		{`^a{1000}$`, []string{strings.Repeat("a", 1000)}, []string{strings.Repeat("a", 999)}},
 	} {
 		src, err := ecmaToRE2(tt.pattern)
