@@ -25,6 +25,18 @@ type recorder struct{ ch chan Event }
 
 func newRecorder() *recorder { return &recorder{ch: make(chan Event, 100)} }
 
+// runClient runs a client with the token "secret" against url until the
+// test ends, recording its events.
+func runClient(t *testing.T, url string) (*recorder, *Client) {
+	t.Helper()
+	rec := newRecorder()
+	c := New(Options{URL: url, Token: "secret", ClientInfo: testInfo, OnEvent: rec.on})
+	ctx, cancel := context.WithCancel(t.Context())
+	t.Cleanup(cancel)
+	go c.Run(ctx)
+	return rec, c
+}
+
 func (r *recorder) on(ev Event) { r.ch <- ev }
 
 func (r *recorder) next(t *testing.T) Event {
@@ -201,11 +213,7 @@ func TestLargeRequestDelivered(t *testing.T) {
 			bc.read()
 		}
 	}}
-	rec := newRecorder()
-	c := New(Options{URL: startBridge(t, b), Token: "secret", ClientInfo: testInfo, OnEvent: rec.on})
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	go c.Run(ctx)
+	rec, _ := runClient(t, startBridge(t, b))
 	for {
 		ev := rec.next(t)
 		if ev.State == StateOffline {

@@ -3,7 +3,6 @@
 package client
 
 import (
-	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -42,11 +41,7 @@ func waitDials(t *testing.T, b *fakeBridge, n int) {
 // test ends, and waits until it is online.
 func runOnline(t *testing.T, url string) {
 	t.Helper()
-	rec := newRecorder()
-	c := New(Options{URL: url, Token: "secret", ClientInfo: testInfo, OnEvent: rec.on})
-	ctx, cancel := context.WithCancel(t.Context())
-	t.Cleanup(cancel)
-	go c.Run(ctx)
+	rec, _ := runClient(t, url)
 	for _, want := range []State{StateConnecting, StateOnline} {
 		if ev := rec.next(t); ev.State != want {
 			t.Fatalf("event = %+v, want state %q", ev, want)
@@ -88,11 +83,7 @@ func TestPredialElsewhereIsClosed(t *testing.T) {
 			bc.read()
 		}
 	}}
-	rec := newRecorder()
-	c := New(Options{URL: startBridge(t, b), Token: "secret", ClientInfo: testInfo, OnEvent: rec.on})
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	go c.Run(ctx)
+	rec, _ := runClient(t, startBridge(t, b))
 	select {
 	case <-closed:
 	case <-time.After(10 * time.Second):
@@ -151,11 +142,7 @@ func TestGreetedConnectionIsTakenAsIs(t *testing.T) {
 	heard := time.Now().Add(-2 * time.Second)
 	early.p.heard = heard
 
-	rec := newRecorder()
-	c := New(Options{URL: url, Token: "secret", ClientInfo: testInfo, OnEvent: rec.on})
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	go c.Run(ctx)
+	rec, c := runClient(t, url)
 	for ev := rec.next(t); ev.Request == nil; ev = rec.next(t) {
 		if ev.Hello != nil && !ev.HelloAt.Equal(heard) {
 			t.Errorf("HelloAt = %v, want %v, when the page heard it", ev.HelloAt, heard)

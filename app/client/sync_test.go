@@ -3,7 +3,6 @@
 package client
 
 import (
-	"context"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -47,11 +46,7 @@ func TestSyncedAndGone(t *testing.T) {
 		bc.notify(wire.MethodSettled, wire.SettledParams{RequestID: "old", Outcome: "unknown"})
 		bc.read()
 	}}
-	rec := newRecorder()
-	c := New(Options{URL: startBridge(t, b), Token: "secret", ClientInfo: testInfo, OnEvent: rec.on})
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	go c.Run(ctx)
+	rec, _ := runClient(t, startBridge(t, b))
 
 	var got []string
 	for len(got) < 9 {
@@ -98,11 +93,7 @@ func TestSyncedAtOnce(t *testing.T) {
 		}
 		bc.read()
 	}}
-	rec := newRecorder()
-	c := New(Options{URL: startBridge(t, b), Token: "secret", ClientInfo: testInfo, OnEvent: rec.on})
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	go c.Run(ctx)
+	rec, _ := runClient(t, startBridge(t, b))
 	for {
 		ev := rec.next(t)
 		if ev.Hello != nil {
