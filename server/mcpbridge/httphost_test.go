@@ -139,7 +139,7 @@ func TestHTTPHostRefuses(t *testing.T) {
 	})
 	front := httptest.NewServer(hh)
 	defer front.Close()
-	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`
+	init := initializeRequest
 	tests := []struct {
 		name    string
 		method  string
@@ -192,7 +192,7 @@ func TestHTTPHostRefuses(t *testing.T) {
 // API key: without one, only connections to a loopback address are served.
 func TestHTTPHostKey(t *testing.T) {
 	t.Parallel()
-	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`
+	init := initializeRequest
 	lan := &net.TCPAddr{IP: net.IPv4(192, 0, 2, 7), Port: 8080}
 	loop := &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080}
 	tests := []struct {
@@ -247,13 +247,7 @@ func TestHTTPHostKey(t *testing.T) {
 func TestHTTPHostReapsIdleSessions(t *testing.T) {
 	t.Parallel()
 	ctx, hh, front := acceptingHost(t, 0)
-	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`
-	resp := rawMCP(t, ctx, http.DefaultClient, front.URL, "POST", "", init)
-	io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK || resp.Header.Get(sessionHeader) == "" {
-		t.Fatalf("initialize: %s, session %q", resp.Status, resp.Header.Get(sessionHeader))
-	}
+	id := openSession(t, ctx, front.URL)
 	sessions := func() int {
 		hh.mu.Lock()
 		defer hh.mu.Unlock()
@@ -268,7 +262,6 @@ func TestHTTPHostReapsIdleSessions(t *testing.T) {
 	}
 	// Requests in the session, after its initialize, are served and, once
 	// answered, leave it idle again: the reaper still ends it.
-	id := resp.Header.Get(sessionHeader)
 	for _, body := range []string{`{"jsonrpc":"2.0","method":"notifications/initialized"}`, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`} {
 		resp := rawMCP(t, ctx, http.DefaultClient, front.URL, "POST", id, body)
 		io.Copy(io.Discard, resp.Body)
@@ -286,15 +279,8 @@ func TestHTTPHostReapsIdleSessions(t *testing.T) {
 func TestHTTPHostDeleteEndsSession(t *testing.T) {
 	t.Parallel()
 	ctx, hh, front := acceptingHost(t, 0)
-	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`
-	resp := rawMCP(t, ctx, http.DefaultClient, front.URL, "POST", "", init)
-	io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	id := resp.Header.Get(sessionHeader)
-	if resp.StatusCode != http.StatusOK || id == "" {
-		t.Fatalf("initialize: %s, session %q", resp.Status, id)
-	}
-	resp = rawMCP(t, ctx, http.DefaultClient, front.URL, "DELETE", id, "")
+	id := openSession(t, ctx, front.URL)
+	resp := rawMCP(t, ctx, http.DefaultClient, front.URL, "DELETE", id, "")
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusNoContent {
 		t.Fatalf("DELETE: %s, want 204", resp.Status)
@@ -388,14 +374,8 @@ func TestHTTPHostFullOfAbandonedSessions(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer kept.Close()
-	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"gone","version":"1"}}}`
 	for range 2 * hh.MaxSessions {
-		resp := rawMCP(t, ctx, http.DefaultClient, front.URL, "POST", "", init)
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			t.Fatalf("an initialize after abandoned sessions: %s; want 200", resp.Status)
-		}
+		openSession(t, ctx, front.URL)
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "late-host", Version: "1"}, nil)
 	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: front.URL}, nil)

@@ -32,6 +32,22 @@ func (accepter) Elicit(ctx context.Context, _ string, _ wire.Implementation, _ j
 }
 func (accepter) Complete(string, string) error { return nil }
 
+// initializeRequest is a host's first request, as rawMCP posts it.
+const initializeRequest = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`
+
+// openSession posts an initialize to url and returns its session's id.
+func openSession(t *testing.T, ctx context.Context, url string) string {
+	t.Helper()
+	resp := rawMCP(t, ctx, http.DefaultClient, url, "POST", "", initializeRequest)
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	id := resp.Header.Get(sessionHeader)
+	if resp.StatusCode != http.StatusOK || id == "" {
+		t.Fatalf("initialize: %s, session %q", resp.Status, id)
+	}
+	return id
+}
+
 func rawMCP(t *testing.T, ctx context.Context, client *http.Client, url, method, session, body string) *http.Response {
 	t.Helper()
 	var r io.Reader
@@ -96,7 +112,6 @@ func TestLeakHTTPHostSessions(t *testing.T) {
 					defer hh.mu.Unlock()
 					return len(hh.sessions)
 				}
-				init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`
 				initialized := `{"jsonrpc":"2.0","method":"notifications/initialized"}`
 				call := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"` + tool + `","arguments":{}}}`
 				cycle := func() {
@@ -110,7 +125,7 @@ func TestLeakHTTPHostSessions(t *testing.T) {
 						callText(t, cs, tool)
 						cs.Close()
 					default:
-						resp := rawMCP(t, ctx, hc, front.URL, "POST", "", init)
+						resp := rawMCP(t, ctx, hc, front.URL, "POST", "", initializeRequest)
 						id := resp.Header.Get(sessionHeader)
 						io.Copy(io.Discard, resp.Body)
 						resp.Body.Close()
