@@ -2,12 +2,14 @@ package site
 
 import (
 	"crypto/rand"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"testing"
 	"time"
@@ -101,4 +103,37 @@ func smallBufferDialer() *net.Dialer {
 			syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096)
 		})
 	}}
+}
+
+// Each piece of a response is written under a deadline of its own: a
+// client that reads on, however slowly, is never cut for the time the
+// whole response takes. (On loopback the kernel's buffers take most of a
+// response at once, which hides a single deadline from TestSlowReaderLetGo.)
+func TestStallDeadlinePerPiece(t *testing.T) {
+	w := &deadlineLog{ResponseRecorder: httptest.NewRecorder()}
+	sw := newStallWriter(w, httptest.NewRequest("GET", "/web/app.wasm", nil), time.Minute)
+	if _, err := sw.Write(make([]byte, 2*sendChunk+100)); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"deadline", "deadline", "write 65536", "deadline", "write 65536", "deadline", "write 100"}
+	if !slices.Equal(w.log, want) {
+		t.Errorf("got %q; want %q", w.log, want)
+	}
+}
+
+// deadlineLog is a ResponseWriter that logs the write deadlines set on
+// it and the writes, in order.
+type deadlineLog struct {
+	*httptest.ResponseRecorder
+	log []string
+}
+
+func (d *deadlineLog) SetWriteDeadline(time.Time) error {
+	d.log = append(d.log, "deadline")
+	return nil
+}
+
+func (d *deadlineLog) Write(p []byte) (int, error) {
+	d.log = append(d.log, fmt.Sprintf("write %d", len(p)))
+	return len(p), nil
 }
