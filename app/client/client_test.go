@@ -74,7 +74,7 @@ func formParams(t *testing.T) wire.ElicitParams {
 func TestHelloEventsAndRespond(t *testing.T) {
 	params := formParams(t)
 	answered := make(chan *wire.Message, 1)
-	replies := make(chan *wire.Message, 2)
+	replies := make(chan *wire.Message, 3)
 	closed := make(chan websocket.StatusCode, 1)
 	respondNow := make(chan struct{})
 	var hello wire.HelloParams
@@ -91,7 +91,14 @@ func TestHelloEventsAndRespond(t *testing.T) {
 		bc.notify("notifications/formbridge/future", map[string]any{})
 		bc.request("r2", "roots/list", map[string]any{})
 		bc.request("r3", wire.MethodElicit, map[string]any{"mode": "carrier-pigeon", "message": "hi"})
-		for range 2 {
+		numbered, err := wire.NewRequest("r4", wire.MethodElicit, params)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		numbered.ID = json.RawMessage(`4`) // the bridge's ids are strings; this one is not
+		bc.send(numbered)
+		for range 3 {
 			m, err := bc.read()
 			if err != nil {
 				t.Errorf("reading error replies: %v", err)
@@ -148,9 +155,9 @@ func TestHelloEventsAndRespond(t *testing.T) {
 	for _, want := range []struct {
 		id   string
 		code int
-	}{{"r2", wire.CodeMethodNotFound}, {"r3", wire.CodeInvalidParams}} {
+	}{{`"r2"`, wire.CodeMethodNotFound}, {`"r3"`, wire.CodeInvalidParams}, {`4`, wire.CodeInvalidRequest}} {
 		m := <-replies
-		if id, _ := wire.StringID(m.ID); id != want.id || m.Error == nil || m.Error.Code != want.code {
+		if string(m.ID) != want.id || m.Error == nil || m.Error.Code != want.code {
 			t.Errorf("reply = %+v, want error %d for %s", m, want.code, want.id)
 		}
 	}
