@@ -292,3 +292,37 @@ func TestPredialTakenOnce(t *testing.T) {
 	runOnline(t, url)
 	waitDials(t, b, 2)
 }
+
+// A predial still under way when the client's dial gives up on it is
+// not left open: once it connects, it is closed.
+func TestPredialLateIsClosed(t *testing.T) {
+	resetEarly(t)
+	closed := make(chan struct{})
+	b := &fakeBridge{t: t, serve: func(bc *bridgeConn) {
+		bc.read() // returns once the client side closes
+		close(closed)
+	}}
+	url := startBridge(t, b)
+	hello := helloFrame("secret", testInfo)
+	p := &predialed{url: url, hello: hello, done: make(chan struct{})}
+	early.Lock()
+	early.started, early.p = true, p
+	early.Unlock()
+
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel() // the dial's time is up before the predial is done
+	if conn, _, _, err := takeEarly(ctx, url, hello); conn != nil || err != nil {
+		t.Fatalf("takeEarly past its time = %v, %v; want nothing", conn, err)
+	}
+	conn, err := dialBridge(t.Context(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.conn = conn
+	close(p.done) // the predial connects only now
+	select {
+	case <-closed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the predial that connected after the dial gave up stays open")
+	}
+}
