@@ -207,4 +207,9 @@ func TestDeadlineWarningMarks(t *testing.T) {
 			t.Errorf("from %v to %v before expiry: %q, want %q", tt.before, tt.now, got, tt.want)
 		}
 	}
+	// The first tick has no before: nothing was crossed, and the card
+	// itself says the time left when it is read.
+	if got := deadlineWarning(time.Time{}, exp.Add(-30*time.Second), exp); got != "" {
+		t.Errorf("on the first tick, 30 s before expiry: %q, want nothing", got)
+	}
 }
