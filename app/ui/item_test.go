@@ -204,13 +204,16 @@ func TestItemLinkFromMeta(t *testing.T) {
 
 // A request whose asker gave no name is from "A connected app": words a
 // person reads, never a transport's name like "HTTP API".
+// A name of only spaces is no name either.
 func TestItemWithoutRequester(t *testing.T) {
-	w, d, _ := mountWidget(t)
-	meta := testMeta
-	meta.Requester = wire.Implementation{}
-	ask(t, w, d.Context(), "r1", wire.ElicitParams{Message: "Go on?", RequestedSchema: json.RawMessage(`{"type":"object","properties":{}}`)}, meta)
-	if text := show(t, w, d).textContent(); !strings.Contains(text, "A connected app") {
-		t.Errorf("the page reads %q; want the request from A connected app", text)
+	for _, who := range []wire.Implementation{{}, {Name: "bot", Title: "  "}} {
+		w, d, _ := mountWidget(t)
+		meta := testMeta
+		meta.Requester = who
+		ask(t, w, d.Context(), "r1", wire.ElicitParams{Message: "Go on?", RequestedSchema: json.RawMessage(`{"type":"object","properties":{}}`)}, meta)
+		if text := show(t, w, d).textContent(); !strings.Contains(text, "A connected app") {
+			t.Errorf("from %+v the page reads %q; want the request from A connected app", who, text)
+		}
 	}
 }
 
