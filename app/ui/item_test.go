@@ -217,6 +217,24 @@ func TestItemWithoutRequester(t *testing.T) {
 	}
 }
 
+// The queue's summary of a request is its message's first line, up to
+// 80 characters: a longer one is cut to 79 and an ellipsis.
+func TestItemSummary(t *testing.T) {
+	long := strings.Repeat("é", 80)
+	for msg, want := range map[string]string{
+		"  Deploy?\r\nTo production": "Deploy?",
+		"Deploy? \rTo production":    "Deploy?",
+		long:                         long,
+		long + "x":                   strings.Repeat("é", 79) + "…",
+		" \n":                        "A question for you",
+	} {
+		it := &item{Params: wire.ElicitParams{Message: msg}}
+		if got := it.Summary(); got != want {
+			t.Errorf("Summary of %q = %q, want %q", msg, got, want)
+		}
+	}
+}
+
 // A server's name in a notification's plain text is isolated, and an
 // isolate of its own cannot end that early.
 func TestIsolatedName(t *testing.T) {
