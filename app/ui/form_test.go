@@ -437,6 +437,12 @@ func TestFormOfflineKeepsAnswer(t *testing.T) {
 	if got := page.mustFind(t, "[data-field=n]").mustFind(t, "input").attrs["value"]; got == "kept" {
 		t.Errorf("the text box's value attribute follows the draft")
 	}
+	// Typing again is a new answer: the old failure is not shown beside it.
+	f.onFieldInput("n")(d.Context(), app.Event{Value: app.Undefined()})
+	rerender(f, d)
+	if render(t, f).find("p[class=fb-send-error]") != nil {
+		t.Error("the failed send is still reported after an edit")
+	}
 }
 
 func TestDeclineAndNotNow(t *testing.T) {
