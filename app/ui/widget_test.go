@@ -848,6 +848,16 @@ func TestSyncedKeepsOtherChannelsDrafts(t *testing.T) {
 	if _, ok := stored[keyA]; !ok {
 		t.Errorf("channel B's Synced removed channel A's draft; storage holds %v", stored)
 	}
+
+	// A bridge whose hello names no channel keeps its drafts under the
+	// bare prefix: the channels' drafts below it are not its own.
+	c, dc, _ := mountWidget(t)
+	tabStorage = stored
+	c.onHello(dc.Context(), &wire.HelloResult{Pending: 0})
+	c.onSynced(dc.Context(), nil)
+	if _, ok := stored[keyA]; !ok {
+		t.Errorf("Synced without a channel removed channel A's draft; storage holds %v", stored)
+	}
 }
 
 // The open request's last 5 minutes, and its last one, are said once
