@@ -996,3 +996,16 @@ func TestClockCatchesUpWhenShown(t *testing.T) {
 		t.Errorf("shown again, the clocks read %v behind", behind.Round(time.Minute))
 	}
 }
+
+// A request with no fields has Accept for its button: its notice says
+// the person accepted, not that something was sent.
+func TestWidgetAcceptWithoutFields(t *testing.T) {
+	w, d, _ := mountWidget(t)
+	ctx := d.Context()
+	ask(t, w, ctx, "r1", formParams(t, "Go on?", `{"type":"object","properties":{}}`), testMeta)
+	w.answer(w.queue.find("r1"), wire.ElicitResult{Action: wire.ActionAccept})
+	w.onSettled(ctx, &wire.SettledParams{RequestID: "r1", Outcome: wire.OutcomeAnswered})
+	if n := show(t, w, d).mustFind(t, "[data-outcome=answered]").textContent(); !strings.Contains(n, "You accepted.") || strings.Contains(n, "Sent to") {
+		t.Errorf("notice %q; want it to say the person accepted", n)
+	}
+}
