@@ -1009,3 +1009,21 @@ func TestWidgetAcceptWithoutFields(t *testing.T) {
 		t.Errorf("notice %q; want it to say the person accepted", n)
 	}
 }
+
+// The requests the bridge replays as the page connects are not news:
+// nothing is said of them. One that comes after Synced is.
+func TestWidgetReplayNotSaid(t *testing.T) {
+	w, d, _ := mountWidget(t)
+	ctx := d.Context()
+	w.onHello(ctx, &wire.HelloResult{Pending: 2})
+	ask(t, w, ctx, "r1", formParams(t, "A", shortSchema), metaAt(0))
+	ask(t, w, ctx, "r2", formParams(t, "B", shortSchema), metaAt(1))
+	if w.arrival != "" {
+		t.Errorf("a replayed request was said: %q", w.arrival)
+	}
+	w.onSynced(ctx, []string{"r1", "r2"})
+	ask(t, w, ctx, "r3", formParams(t, "C", shortSchema), metaAt(2))
+	if !strings.Contains(w.arrival, "New request from Deploy Bot") {
+		t.Errorf("a new request after Synced was said as %q", w.arrival)
+	}
+}
