@@ -1027,3 +1027,14 @@ func TestWidgetReplayNotSaid(t *testing.T) {
 		t.Errorf("a new request after Synced was said as %q", w.arrival)
 	}
 }
+
+// A draft that kept no inputs (the one field with a value holds a
+// secret, which is never stored) leaves the request's default in place.
+func TestWidgetDraftWithoutInputs(t *testing.T) {
+	w, d, _ := mountWidget(t)
+	store(draftKey("r1"), &draft{Touched: map[string]bool{"key": true}})
+	ask(t, w, d.Context(), "r1", formParams(t, "Key?", `{"type":"object","properties":{"key":{"type":"string","title":"API key","default":"none yet"}}}`), testMeta)
+	if got := w.queue.find("r1").Draft.value("key"); got != "none yet" {
+		t.Errorf("after a reload the field holds %q, want its default", got)
+	}
+}
