@@ -1038,3 +1038,15 @@ func TestWidgetDraftWithoutInputs(t *testing.T) {
 		t.Errorf("after a reload the field holds %q, want its default", got)
 	}
 }
+
+// Embedded, a refused token is told without a link: the person was
+// sent none.
+func TestWidgetRefusedEmbedded(t *testing.T) {
+	w, d, _ := mountWidget(t)
+	embedded = true
+	t.Cleanup(func() { embedded = false })
+	w.onFatal(true)
+	if got := show(t, w, d).textContent(); !strings.Contains(got, "was not accepted") || strings.Contains(got, "link") {
+		t.Errorf("embedded with a refused token the widget reads %q", got)
+	}
+}
