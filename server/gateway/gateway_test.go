@@ -181,6 +181,16 @@ func TestOversizedFrame(t *testing.T) {
 			t.Errorf("close status %v; want 1009", got)
 		}
 	})
+	// Past coder/websocket's 32 KiB default, within the hello's 64 KiB.
+	t.Run("hello within the limit", func(t *testing.T) {
+		c := dial(t, b)
+		c.sendJSON(map[string]any{"jsonrpc": "2.0", "id": "hello", "method": wire.MethodHello, "params": map[string]any{
+			"token": token, "clientInfo": map[string]any{"name": "test-widget", "version": "1"}, "_meta": map[string]any{"pad": strings.Repeat("a", 60<<10)},
+		}})
+		if m := c.recv(); m.Error != nil || m.Result == nil {
+			t.Errorf("a %d KiB hello got %+v; want it answered", 60, m)
+		}
+	})
 	t.Run("after hello", func(t *testing.T) {
 		c := dial(t, b)
 		c.hello(token, false)
