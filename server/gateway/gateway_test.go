@@ -73,6 +73,20 @@ func TestHelloRefused(t *testing.T) {
 	}
 }
 
+// After hello, a binary frame is not JSON-RPC: -32600, and the
+// connection stays.
+func TestBinaryFrameAfterHello(t *testing.T) {
+	b := start(t, nil)
+	c := dial(t, b)
+	c.hello(token, false)
+	if err := c.c.Write(t.Context(), websocket.MessageBinary, []byte(`{"jsonrpc":"2.0","id":"x","result":{}}`)); err != nil {
+		t.Fatal(err)
+	}
+	if m := c.recv(); m.Error == nil || m.Error.Code != wire.CodeInvalidRequest {
+		t.Fatalf("got %+v; want error -32600", m)
+	}
+}
+
 func TestHelloTimeout(t *testing.T) {
 	b := start(t, &bridgeOptions{hello: 50 * time.Millisecond})
 	c := dial(t, b)
