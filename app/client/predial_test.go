@@ -3,6 +3,7 @@
 package client
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -68,13 +69,20 @@ func TestPredialIsTakenByTheClient(t *testing.T) {
 	}
 }
 
-func TestPredialElsewhereIsClosed(t *testing.T) {
-	resetEarly(t)
-	closed := make(chan struct{})
-	other := &fakeBridge{t: t, serve: func(bc *bridgeConn) {
+// silentBridge answers nothing; closed is closed once the client side
+// has closed its connection.
+func silentBridge(t *testing.T) (b *fakeBridge, closed chan struct{}) {
+	closed = make(chan struct{})
+	b = &fakeBridge{t: t, serve: func(bc *bridgeConn) {
 		bc.read() // returns once the client side closes
 		close(closed)
 	}}
+	return b, closed
+}
+
+func TestPredialElsewhereIsClosed(t *testing.T) {
+	resetEarly(t)
+	other, closed := silentBridge(t)
 	Predial(Options{URL: startBridge(t, other), Token: "secret", ClientInfo: testInfo})
 	waitDials(t, other, 1)
 
@@ -297,11 +305,7 @@ func TestPredialTakenOnce(t *testing.T) {
 // not left open: once it connects, it is closed.
 func TestPredialLateIsClosed(t *testing.T) {
 	resetEarly(t)
-	closed := make(chan struct{})
-	b := &fakeBridge{t: t, serve: func(bc *bridgeConn) {
-		bc.read() // returns once the client side closes
-		close(closed)
-	}}
+	b, closed := silentBridge(t)
 	url := startBridge(t, b)
 	hello := helloFrame("secret", testInfo)
 	p := &predialed{url: url, hello: hello, done: make(chan struct{})}
