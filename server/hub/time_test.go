@@ -36,6 +36,8 @@ func TestExpiry(t *testing.T) {
 	}{
 		{"hub default", nil, hub.DefaultTimeout},
 		{"per request", &hub.ElicitOptions{Timeout: 30 * time.Second}, 30 * time.Second},
+		// ElicitOptions with Timeout 0 mean the hub's default, as nil does.
+		{"zero per request", &hub.ElicitOptions{}, hub.DefaultTimeout},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
