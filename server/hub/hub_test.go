@@ -209,6 +209,44 @@ func TestAnswerOnce(t *testing.T) {
 	}
 }
 
+// The widgets another widget's answer beat hear how it was answered (a
+// colleague declined, not just "answered"), and so does a late answer;
+// other outcomes name no action.
+func TestAnsweredElsewhereSaysHow(t *testing.T) {
+	h := newHub(t, nil)
+	a, b := attach(t, h, "default", false), attach(t, h, "default", false)
+	call := elicitAsync(t.Context(), h, "default", nameForm, nil)
+	id, _ := a.request()
+	b.request()
+	if err := a.s.Answer(id, wire.ElicitResult{Action: wire.ActionDecline}); err != nil {
+		t.Fatal(err)
+	}
+	call.wait(t)
+	if got := a.settled(); got.Outcome != wire.OutcomeAnswered || got.Action != "" {
+		t.Errorf("answering widget heard %+v; want answered, no action", got)
+	}
+	if got := b.settled(); got.Outcome != wire.OutcomeAnsweredElsewhere || got.Action != wire.ActionDecline {
+		t.Errorf("other widget heard %+v; want answered-elsewhere, decline", got)
+	}
+	b.s.Answer(id, wire.ElicitResult{Action: wire.ActionAccept, Content: map[string]any{"name": "Ada"}})
+	if got := b.settled(); got.Outcome != wire.OutcomeAnsweredElsewhere || got.Action != wire.ActionDecline {
+		t.Errorf("late answer heard %+v; want answered-elsewhere, decline", got)
+	}
+
+	ctx, cancel := context.WithCancel(t.Context())
+	call = elicitAsync(ctx, h, "default", nameForm, nil)
+	id, _ = a.request()
+	cancel()
+	call.wait(t)
+	if got := a.settled(); got.Outcome != wire.OutcomeCancelled || got.Action != "" {
+		t.Errorf("widget heard %+v; want cancelled, no action", got)
+	}
+	a.s.Answer(id, wire.ElicitResult{Action: wire.ActionDecline})
+	if got := a.settled(); got.Outcome != wire.OutcomeCancelled || got.Action != "" {
+		t.Errorf("late answer heard %+v; want cancelled, no action", got)
+	}
+}
+
 // Content that fails validation is not forwarded; the request stays
 // pending and a later valid answer settles it.
 func TestRejectedStaysPending(t *testing.T) {
