@@ -152,6 +152,33 @@ func TestExpiryOrder(t *testing.T) {
 	})
 }
 
+// Requests that come in ever shorter timeouts each rise to the top of
+// the expiry heap, however deep it is, and expire at their own deadline,
+// not at the one they arrived below.
+func TestExpiryShorterEachTime(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHub(t, nil)
+		const n = 8
+		calls := make([]*call, n)
+		for i := range n {
+			calls[i] = elicitAsync(t.Context(), h, "default", nameForm, &hub.ElicitOptions{Timeout: time.Duration(n-i) * time.Minute})
+			synctest.Wait()
+		}
+		start := time.Now()
+		for i := n - 1; i >= 0; i-- {
+			at := time.Duration(n-i) * time.Minute
+			time.Sleep(at - time.Since(start) - time.Millisecond)
+			if calls[i].returned() {
+				t.Fatalf("request %d (timeout %v) returned early", i, at)
+			}
+			time.Sleep(time.Millisecond)
+			if !calls[i].returned() {
+				t.Fatalf("request %d (timeout %v) still pending at its deadline", i, at)
+			}
+		}
+	})
+}
+
 // Requests that share params share their parse, and the cache never
 // mixes up two that differ.
 func TestParseCache(t *testing.T) {
