@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/maphash"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -377,4 +378,31 @@ func TestRateLimitedHoldsNoBytes(t *testing.T) {
 	if got := h.held.Load(); got != size {
 		t.Errorf("held %d bytes; want %d, the pending request's only", got, size)
 	}
+}
+
+// A timer that fires leaves the channel's list of timers not fired yet,
+// wherever it stands in it: once every request has expired, none is left.
+func TestExpiryTimersListedUntilFired(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := New(nil)
+		defer h.Close()
+		c, err := h.channel("default")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, timeouts := range [][]time.Duration{{time.Minute}, {2 * time.Minute, time.Minute}} {
+			for _, d := range timeouts {
+				h.Submit(t.Context(), "default", wire.Implementation{Name: "test"}, json.RawMessage(nameFormParams),
+					&ElicitOptions{Timeout: d}, func(*wire.ElicitResult, error) {})
+			}
+			time.Sleep(2 * time.Minute)
+			synctest.Wait()
+			c.mu.Lock()
+			pending, timers := len(c.pending), slices.Clone(c.timers)
+			c.mu.Unlock()
+			if pending != 0 || len(timers) != 0 {
+				t.Errorf("timeouts %v: %d pending and timers %v listed after all expired; want none", timeouts, pending, timers)
+			}
+		}
+	})
 }
