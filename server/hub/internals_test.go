@@ -406,3 +406,28 @@ func TestExpiryTimersListedUntilFired(t *testing.T) {
 		}
 	})
 }
+
+// A burst of requests that has expired lets its heap's backing array go.
+func TestExpiryHeapLetsABurstGo(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const n = 2000
+		h := New(&Options{MaxPending: n, RatePerMinute: n})
+		defer h.Close()
+		c, err := h.channel("default")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range n {
+			h.Submit(t.Context(), "default", wire.Implementation{Name: "test"}, json.RawMessage(nameFormParams),
+				&ElicitOptions{Timeout: time.Minute}, func(*wire.ElicitResult, error) {})
+		}
+		time.Sleep(time.Minute)
+		synctest.Wait()
+		c.mu.Lock()
+		pending, size := len(c.pending), cap(c.expiry)
+		c.mu.Unlock()
+		if pending != 0 || size != 0 {
+			t.Errorf("%d pending, expiry heap of capacity %d after a burst of %d expired; want 0 and 0", pending, size, n)
+		}
+	})
+}
