@@ -72,6 +72,7 @@ func TestChannels(t *testing.T) {
 		{"create", func() error { _, err := h.CreateChannel("ops"); return err }, nil},
 		{"twice", func() error { _, err := h.CreateChannel("ops"); return err }, hub.ErrChannelExists},
 		{"default exists", func() error { _, err := h.CreateChannel("default"); return err }, hub.ErrChannelExists},
+		{"every kind of character", func() error { _, err := h.CreateChannel("a-z_0-9"); return err }, nil},
 		{"bad name", func() error { _, err := h.CreateChannel("Ops/../x"); return err }, hub.ErrBadChannelName},
 		{"too long", func() error { _, err := h.CreateChannel(strings.Repeat("a", 65)); return err }, hub.ErrBadChannelName},
 		{"delete default", func() error { return h.DeleteChannel("default") }, hub.ErrDefaultChannel},
