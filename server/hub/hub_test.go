@@ -663,3 +663,22 @@ func TestElicitAfterCallerLeft(t *testing.T) {
 	}
 	w.none()
 }
+
+// A widget cut off for not keeping up is woken to hear it, and its queue
+// is dropped: it reconnects and gets every pending request again.
+func TestSlowWidgetWokenAndDropped(t *testing.T) {
+	h := newHub(t, &hub.Options{MaxQueue: 1})
+	w := attach(t, h, "default", false)
+	elicitAsync(t.Context(), h, "default", nameForm, nil)
+	<-w.wake // the first request, queued and not taken
+	elicitAsync(t.Context(), h, "default", nameForm, nil)
+	select {
+	case <-w.wake:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the widget was not woken when it was cut off")
+	}
+	frames, err := w.s.Take(nil)
+	if !errors.Is(err, hub.ErrSlowWidget) || len(frames) != 0 {
+		t.Errorf("Take = %d frames, %v; want none, ErrSlowWidget", len(frames), err)
+	}
+}
