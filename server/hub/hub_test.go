@@ -682,3 +682,25 @@ func TestSlowWidgetWokenAndDropped(t *testing.T) {
 		t.Errorf("Take = %d frames, %v; want none, ErrSlowWidget", len(frames), err)
 	}
 }
+
+// A widget's writer is woken when its channel goes, even with nothing
+// queued, so that it closes the connection.
+func TestDetachWakesTheWidget(t *testing.T) {
+	h := newHub(t, nil)
+	ch, _ := h.CreateChannel("chat-1")
+	w := attach(t, h, ch.Name, false)
+	if err := h.DeleteChannel(ch.Name); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-w.wake:
+	default:
+		t.Fatal("the widget was not woken when its channel was deleted")
+	}
+	if !w.s.Queued() {
+		t.Error("Queued = false for an ended session; want true, so a writer that went idle closes it")
+	}
+	if _, err := w.s.Take(nil); !errors.Is(err, hub.ErrChannelDeleted) {
+		t.Errorf("session ended with %v; want ErrChannelDeleted", err)
+	}
+}
