@@ -704,3 +704,24 @@ func TestDetachWakesTheWidget(t *testing.T) {
 		t.Errorf("session ended with %v; want ErrChannelDeleted", err)
 	}
 }
+
+// Queued says whether frames wait: not for a fresh widget, yes once one
+// is queued, not after Take.
+func TestQueued(t *testing.T) {
+	h := newHub(t, nil)
+	w := attach(t, h, "default", false)
+	if w.s.Queued() {
+		t.Error("Queued = true for a fresh widget with nothing pending")
+	}
+	elicitAsync(t.Context(), h, "default", nameForm, nil)
+	<-w.wake
+	if !w.s.Queued() {
+		t.Error("Queued = false with a request queued")
+	}
+	if frames, err := w.s.Take(nil); len(frames) != 1 || err != nil {
+		t.Fatalf("Take = %d frames, %v; want 1, nil", len(frames), err)
+	}
+	if w.s.Queued() {
+		t.Error("Queued = true after Take emptied the queue")
+	}
+}
