@@ -725,3 +725,22 @@ func TestQueued(t *testing.T) {
 		t.Error("Queued = true after Take emptied the queue")
 	}
 }
+
+// A widget that closed its session can no longer answer: its request
+// stays pending for the others.
+func TestClosedSessionCannotAnswer(t *testing.T) {
+	h := newHub(t, nil)
+	w := attach(t, h, "default", false)
+	elicitAsync(t.Context(), h, "default", nameForm, nil)
+	id, _ := w.request()
+	w.s.Close()
+	if w.s.Err() == nil {
+		t.Error("Err = nil after Close")
+	}
+	if err := w.s.Answer(id, wire.ElicitResult{Action: wire.ActionDecline}); err == nil {
+		t.Error("a closed session's answer was taken")
+	}
+	if n := h.Pending("default"); n != 1 {
+		t.Errorf("%d pending after a closed session answered; want 1", n)
+	}
+}
