@@ -54,6 +54,16 @@ func TestRecentRing(t *testing.T) {
 	if len(r.entries) != maxRecent {
 		t.Errorf("%d entries; want at most %d", len(r.entries), maxRecent)
 	}
+	// Past the first turn it goes on replacing the oldest, one slot after
+	// another: every one of the last maxRecent is kept.
+	for i := range maxRecent {
+		if _, _, ok := r.lookup(fmt.Sprint("x", i), won); !ok {
+			t.Errorf("x%d, among the last %d settled, was forgotten", i, maxRecent)
+		}
+	}
+	if _, _, ok := r.lookup("b", won); ok {
+		t.Error("the second oldest entry survived a full turn of the ring")
+	}
 }
 
 func TestTrackURLBounded(t *testing.T) {
