@@ -441,3 +441,19 @@ func TestExpiryHeapLetsABurstGo(t *testing.T) {
 		}
 	})
 }
+
+// Take lets a burst's backing array go once it has taken it, so a widget
+// that once had many frames queued does not keep room for them.
+func TestTakeLetsABurstGo(t *testing.T) {
+	s := &Session{maxQueue: 1000, notify: func() {}}
+	for range 100 {
+		s.push([]byte("{}"))
+	}
+	frames, err := s.Take(nil)
+	if len(frames) != 100 || err != nil {
+		t.Fatalf("Take = %d frames, %v; want 100, nil", len(frames), err)
+	}
+	if c := cap(s.queue); c != 0 {
+		t.Errorf("queue of capacity %d after Take took a burst of 100; want 0", c)
+	}
+}
