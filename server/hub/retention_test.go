@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"hash/maphash"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -36,6 +37,36 @@ func TestParseCacheForgetsIdleParams(t *testing.T) {
 			if bytes.Contains(e.params, []byte("Jane Doe")) {
 				t.Errorf("an hour after its question expired, and none asked since, the parse cache still holds its params: %s", e.params)
 			}
+		}
+	})
+}
+
+// An entry asked again since the last sweep outlives the next one (it
+// goes one to two sweeps after its last use, not after its parse), and
+// once the cache is empty no sweep is left waiting.
+func TestParseCacheKeepsParamsAskedAgain(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		pc := parseCache{seed: maphash.MakeSeed()}
+		params := []byte(`{"message":"m","requestedSchema":{"type":"object","properties":{"ok":{"type":"boolean"}}}}`)
+		first, err := pc.parse(params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(cacheSweep + cacheSweep/2) // one sweep: parsed since the one before
+		if p, _ := pc.parse(params); p != first {
+			t.Fatal("parsed again a sweep and a half after its parse")
+		}
+		time.Sleep(cacheSweep) // another: asked again since the last one
+		synctest.Wait()
+		if p, _ := pc.parse(params); p != first {
+			t.Error("forgotten at the first sweep after it was asked again")
+		}
+		time.Sleep(3 * cacheSweep) // unused for two sweeps: forgotten
+		synctest.Wait()
+		pc.mu.Lock()
+		defer pc.mu.Unlock()
+		if len(pc.entries) != 0 || !pc.sweepAt.IsZero() {
+			t.Errorf("%d entries, sweep due at %v after idle sweeps; want none and none", len(pc.entries), pc.sweepAt)
 		}
 	})
 }
