@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -370,6 +371,25 @@ func TestChannels(t *testing.T) {
 				t.Errorf("%d %s; want %d %q", r.status, r.body, tt.status, tt.code)
 			}
 		})
+	}
+}
+
+// Without Options.WidgetURL the link is built from the request: its
+// host, and https when the request came over TLS.
+func TestWidgetURLFromRequest(t *testing.T) {
+	h := hub.New(nil)
+	t.Cleanup(func() { h.Close() })
+	handler := api.New(h, &api.Options{APIKey: apiKey})
+	for _, base := range []string{"http://bridge.example:8080", "https://bridge.example"} {
+		req := httptest.NewRequest("POST", base+"/api/v1/channels", nil) // TLS set for https
+		req.Header.Set("Authorization", "Bearer "+apiKey)
+		rec := httptest.NewRecorder()
+		handler.ServeHTTP(rec, req)
+		var ch struct{ Token, WidgetURL string }
+		json.Unmarshal(rec.Body.Bytes(), &ch)
+		if want := base + "/#token=" + url.QueryEscape(ch.Token); rec.Code != http.StatusCreated || ch.Token == "" || ch.WidgetURL != want {
+			t.Errorf("%s: %d %s; want 201 with the link %s", base, rec.Code, rec.Body, want)
+		}
 	}
 }
 
