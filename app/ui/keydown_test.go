@@ -1,0 +1,55 @@
+package ui
+
+import (
+	"testing"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// jsValue is a JavaScript value for host tests, where go-app's app.Value
+// answers nothing: Get, String, Bool and Truthy answer from v, a string,
+// a bool or a map[string]any of further values (nil is undefined).
+type jsValue struct {
+	app.Value
+	v any
+}
+
+func js(v any) jsValue { return jsValue{Value: app.Undefined(), v: v} }
+
+func (j jsValue) Get(p string) app.Value {
+	m, _ := j.v.(map[string]any)
+	return js(m[p])
+}
+
+func (j jsValue) String() string { s, _ := j.v.(string); return s }
+func (j jsValue) Bool() bool     { b, _ := j.v.(bool); return b }
+func (j jsValue) Truthy() bool   { return j.v != nil && j.v != false && j.v != "" }
+
+// keyDown is a keydown of key in the element whose id is target.
+func keyDown(key, target string) app.Event {
+	return app.Event{Value: js(map[string]any{"key": key, "target": map[string]any{"id": target}})}
+}
+
+// Escape in a control is "Skip" until the person changes a field; after
+// that a stray Escape (closing a date picker) must not lose the typing.
+// On the title, where the widget put focus, it is the second Escape
+// meant for the request dismissed before, and skips nothing.
+func TestEscapeSkipsUntilAFieldChanges(t *testing.T) {
+	f, a, d := mountForm(t, "x", shortSchema)
+	f.onKeyDown(d.Context(), keyDown("Enter", f.ids(0).control))
+	f.onKeyDown(d.Context(), keyDown("Escape", f.Item.elemID("title")))
+	if len(a.sent) != 0 {
+		t.Fatalf("Enter, or Escape on the title, sent %+v", a.sent)
+	}
+	f.onFieldInput("name")(d.Context(), app.Event{Value: app.Undefined()})
+	f.onKeyDown(d.Context(), keyDown("Escape", f.ids(0).control))
+	if len(a.sent) != 0 {
+		t.Fatalf("Escape after a field changed sent %+v: the typing is lost", a.sent)
+	}
+
+	g, b, e := mountForm(t, "x", shortSchema)
+	g.onKeyDown(e.Context(), keyDown("Escape", g.ids(0).control))
+	if len(b.sent) != 1 || b.sent[0].Action != "cancel" {
+		t.Fatalf("Escape on an unchanged form sent %+v, want one cancel", b.sent)
+	}
+}
