@@ -53,3 +53,36 @@ func TestEscapeSkipsUntilAFieldChanges(t *testing.T) {
 		t.Fatalf("Escape on an unchanged form sent %+v, want one cancel", b.sent)
 	}
 }
+
+// A date box holding part of a date gives "" and no input event while
+// the rest is typed: noteUnfinished counts it as a change, so Escape no
+// longer skips, and the date reads as unfinished, not as missing.
+func TestHalfTypedDateIsAChange(t *testing.T) {
+	f, a, d := mountForm(t, "x", `{"type":"object","properties":{"day":{"type":"string","format":"date"}},"required":["day"]}`)
+	day := f.Item.Form.Field("day")
+	half := js(map[string]any{"validity": map[string]any{"badInput": true}})
+	if !f.noteUnfinished(day, half) || !f.Item.Draft.Changed["day"] {
+		t.Fatalf("a half-typed date is not a change: changed %v", f.Item.Draft.Changed)
+	}
+	f.onKeyDown(d.Context(), keyDown("Escape", f.ids(0).control))
+	if len(a.sent) != 0 {
+		t.Fatalf("Escape after half a date was typed sent %+v", a.sent)
+	}
+	f.check()
+	if got, want := f.Item.Draft.Errors["day"], "Finish the date: day, month and year"; got != want {
+		t.Errorf("error %q, want %q", got, want)
+	}
+	if f.noteUnfinished(day, half) {
+		t.Error("the same half date is reported as a change again")
+	}
+	if f.noteUnfinished(day, js(nil)) || f.Item.Draft.Unfinished["day"] == "" {
+		t.Error("a box no longer on the page finished the date")
+	}
+	whole := js(map[string]any{"validity": map[string]any{"badInput": false}})
+	if !f.noteUnfinished(day, whole) || len(f.Item.Draft.Unfinished) != 0 {
+		t.Errorf("a date finished is not a change, or stays unfinished: %v", f.Item.Draft.Unfinished)
+	}
+	if f.noteUnfinished(day, whole) {
+		t.Error("the same whole date is reported as a change again")
+	}
+}
