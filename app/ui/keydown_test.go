@@ -86,3 +86,13 @@ func TestHalfTypedDateIsAChange(t *testing.T) {
 		t.Error("the same whole date is reported as a change again")
 	}
 }
+
+// A half-typed date-time asks for the time as well as the date.
+func TestHalfTypedDateTimeWording(t *testing.T) {
+	f, _, _ := mountForm(t, "x", `{"type":"object","properties":{"when":{"type":"string","format":"date-time"}}}`)
+	f.noteUnfinished(f.Item.Form.Field("when"), js(map[string]any{"validity": map[string]any{"badInput": true}}))
+	f.check()
+	if got, want := f.Item.Draft.Errors["when"], "Finish the date and the time"; got != want {
+		t.Errorf("error %q, want %q", got, want)
+	}
+}
