@@ -321,6 +321,17 @@ func TestElicitLimits(t *testing.T) {
 	})
 }
 
+// timeoutSeconds is at most a day, and the refusal says so.
+func TestElicitTimeoutAtMostADay(t *testing.T) {
+	s := start(t, nil, apiKey)
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second) // taken, it would wait for an answer
+	defer cancel()
+	r := s.do(t, ctx, "POST", "/api/v1/channels/default/elicitations", `{"params":`+nameForm+`,"timeoutSeconds":86401}`, apiKey)
+	if want := "between 0 (the bridge's default) and 86400"; r.status != http.StatusBadRequest || !strings.Contains(r.body, want) {
+		t.Errorf("%d %s; want 400 saying %s", r.status, r.body, want)
+	}
+}
+
 // A caller that hangs up withdraws its request from the widgets.
 func TestCallerDisconnects(t *testing.T) {
 	s := start(t, nil, apiKey)
