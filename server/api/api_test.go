@@ -404,6 +404,20 @@ func TestWidgetURLFromRequest(t *testing.T) {
 	}
 }
 
+// No response is kept by a cache: they carry channel tokens and what
+// people answered, errors as well.
+func TestResponsesNotCached(t *testing.T) {
+	s := start(t, nil, apiKey)
+	for _, r := range []response{
+		s.do(t, t.Context(), "POST", "/api/v1/channels", ``, apiKey),
+		s.do(t, t.Context(), "GET", "/api/v1/channels/nope", ``, apiKey),
+	} {
+		if got := r.header.Get("Cache-Control"); got != "no-store" || r.header.Get("Content-Type") != "application/json" {
+			t.Errorf("%d: Cache-Control %q, Content-Type %q; want no-store, application/json", r.status, got, r.header.Get("Content-Type"))
+		}
+	}
+}
+
 // TestChannelStatus: GET on a channel says whether anyone has its widget
 // open and how much waits, and changes nothing.
 func TestChannelStatus(t *testing.T) {
