@@ -476,6 +476,17 @@ func TestTooManyChannels(t *testing.T) {
 	}
 }
 
+// A create whose body is refused makes no channel.
+func TestCreateChannelBadBodyMakesNone(t *testing.T) {
+	s := start(t, &hub.Options{MaxChannels: 1}, apiKey)
+	if r := s.do(t, t.Context(), "POST", "/api/v1/channels", `{"name":`, apiKey); r.status != http.StatusBadRequest {
+		t.Fatalf("%d %s; want 400", r.status, r.body)
+	}
+	if r := s.do(t, t.Context(), "POST", "/api/v1/channels", `{"name":"team-a"}`, apiKey); r.status != http.StatusCreated {
+		t.Errorf("%d %s; want 201: the refused create made a channel", r.status, r.body)
+	}
+}
+
 // A bridge shutting down answers 503 unavailable.
 func TestCreateChannelWhileClosing(t *testing.T) {
 	s := start(t, nil, apiKey)
