@@ -11,10 +11,12 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/formbridge/formbridge/app/elicit"
 	"github.com/formbridge/formbridge/app/wire"
 	"github.com/formbridge/formbridge/server/api"
 	"github.com/formbridge/formbridge/server/hub"
@@ -329,6 +331,31 @@ func TestElicitTimeoutAtMostADay(t *testing.T) {
 	r := s.do(t, ctx, "POST", "/api/v1/channels/default/elicitations", `{"params":`+nameForm+`,"timeoutSeconds":86401}`, apiKey)
 	if want := "between 0 (the bridge's default) and 86400"; r.status != http.StatusBadRequest || !strings.Contains(r.body, want) {
 		t.Errorf("%d %s; want 400 saying %s", r.status, r.body, want)
+	}
+}
+
+// A body over the size limit is refused 413, one that cannot be read
+// 400, both bad_request as PROTOCOL.md says.
+func TestBodyTooLargeOrUnreadable(t *testing.T) {
+	h := hub.New(nil)
+	t.Cleanup(h.Close)
+	handler := api.New(h, &api.Options{APIKey: apiKey})
+	big := `{"params":` + nameForm + `,"requester":{"name":"` + strings.Repeat("x", elicit.MaxRequestBytes+1<<20) + `"}}`
+	for _, tt := range []struct {
+		name   string
+		body   io.Reader
+		status int
+	}{
+		{"too large", strings.NewReader(big), http.StatusRequestEntityTooLarge},
+		{"unreadable", iotest.ErrReader(errors.New("connection reset")), http.StatusBadRequest},
+	} {
+		req := httptest.NewRequest("POST", "/api/v1/channels/default/elicitations", tt.body)
+		req.Header.Set("Authorization", "Bearer "+apiKey)
+		rec := httptest.NewRecorder()
+		handler.ServeHTTP(rec, req)
+		if got := (response{body: rec.Body.String()}).errorCode(); rec.Code != tt.status || got != "bad_request" {
+			t.Errorf("%s: %d %s; want %d bad_request", tt.name, rec.Code, rec.Body, tt.status)
+		}
 	}
 }
 
