@@ -273,6 +273,7 @@ func TestElicitBadRequestWords(t *testing.T) {
 	for _, tt := range []struct{ name, body, want string }{
 		{"empty", ``, "the body is empty: send a JSON object"},
 		{"a string for a number", `{"params":` + nameForm + `,"timeoutSeconds":"300"}`, "timeoutSeconds must be a number, not string"},
+		{"a number for a string", `{"params":` + nameForm + `,"requester":{"name":5}}`, "requester.name must be a string, not number"},
 		{"a list for the body", `[1]`, "the body must be a JSON object, not array"},
 		{"broken", `{"params":}`, "the body is not valid JSON (at byte 11)"},
 		{"unknown field", `{"params":` + nameForm + `,"timeout":5}`, `the body is not the JSON expected: unknown field \"timeout\"`},
