@@ -59,3 +59,12 @@ func TestKeyedQuestionsForget(t *testing.T) {
 		t.Errorf("%d bytes of answers kept; want at most %d", q.bytes, maxKeyedBytes)
 	}
 }
+
+// The bounds are those docs/PROTOCOL.md gives callers: the test above
+// follows the constants, so it would not notice them change.
+func TestKeyedBoundsAsDocumented(t *testing.T) {
+	if keyedRetention != 15*time.Minute || maxKeyedSettled != 10000 || maxKeyedBytes != 32<<20 {
+		t.Errorf("answers kept %v, at most %d and %d bytes; PROTOCOL.md says 15 minutes, 10,000 and 32 MB",
+			keyedRetention, maxKeyedSettled, maxKeyedBytes)
+	}
+}
