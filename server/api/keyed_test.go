@@ -55,8 +55,8 @@ func TestKeyedQuestionsForget(t *testing.T) {
 		k, _, _ := q.claim(t.Context(), "big", time.Duration(i).String(), body)
 		q.settle(k, big, nil)
 	}
-	if q.bytes > maxKeyedBytes {
-		t.Errorf("%d bytes of answers kept; want at most %d", q.bytes, maxKeyedBytes)
+	if q.bytes > maxKeyedBytes || len(q.settled) > maxKeyedBytes>>20 {
+		t.Errorf("%d answers, %d bytes by count, kept; want at most %d bytes", len(q.settled), q.bytes, maxKeyedBytes)
 	}
 }
 
