@@ -34,3 +34,26 @@ func TestKeyedAnswerForgottenWithoutAnotherCall(t *testing.T) {
 		}
 	})
 }
+
+// Each kept answer goes on time, not only the oldest: the sweep that
+// forgets one is set again for the next.
+func TestKeyedAnswersForgottenOneAfterAnother(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		q := newKeyedQuestions()
+		for i, key := range []string{"first", "second"} {
+			if i > 0 {
+				time.Sleep(5 * time.Minute)
+			}
+			k, _, _ := q.claim(context.Background(), "default", key, [32]byte{1})
+			q.settle(k, &wire.ElicitResult{Action: wire.ActionAccept}, nil)
+		}
+		time.Sleep(keyedRetention + 6*time.Minute) // past both
+		synctest.Wait()
+
+		q.mu.Lock()
+		defer q.mu.Unlock()
+		if len(q.settled) != 0 || len(q.byID) != 0 {
+			t.Errorf("%d answers, %d keys kept past their time; want none", len(q.settled), len(q.byID))
+		}
+	})
+}
