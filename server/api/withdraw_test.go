@@ -206,3 +206,41 @@ func TestWithdrawKeyedWhileAsked(t *testing.T) {
 		})
 	}
 }
+
+// answeredOnWithdraw is the hub, but each question it is given is
+// answered the moment its caller withdraws it, before the hub could
+// settle it as cancelled: the person's answer wins the race.
+type answeredOnWithdraw struct {
+	*hub.Hub
+	entered chan struct{}
+}
+
+func (e answeredOnWithdraw) Submit(ctx context.Context, _ string, _ wire.Implementation, _ json.RawMessage, _ *hub.ElicitOptions, done func(*wire.ElicitResult, error)) {
+	context.AfterFunc(ctx, func() {
+		done(&wire.ElicitResult{Action: wire.ActionAccept, Content: map[string]any{"name": "Ada"}}, nil)
+	})
+	e.entered <- struct{}{}
+}
+
+// An answer that beats its withdrawal is the outcome, though the
+// withdrawal ended the question's context: the withdrawal hears 409
+// already_settled, and the caller the answer.
+func TestWithdrawLosesToAnswer(t *testing.T) {
+	h := hub.New(nil)
+	e := answeredOnWithdraw{Hub: h, entered: make(chan struct{}, 1)}
+	srv := httptest.NewServer(api.NewWithEngine(e, &api.Options{APIKey: apiKey}))
+	t.Cleanup(func() {
+		h.Close()
+		srv.Close()
+	})
+	s := &server{h: h, url: srv.URL}
+	asked := make(chan response, 1)
+	go func() { asked <- s.ask(t.Context(), elicitPath, `{"params":`+nameForm+`}`, "k1") }()
+	<-e.entered
+	if r := s.withdraw(t, elicitPath, "k1"); r.status != http.StatusConflict || r.errorCode() != "already_settled" {
+		t.Errorf("withdraw: %d %s; want 409 already_settled", r.status, r.body)
+	}
+	if r := <-asked; r.status != http.StatusOK || !strings.Contains(r.body, `"accept"`) {
+		t.Errorf("the caller got %d %s; want the answer", r.status, r.body)
+	}
+}
