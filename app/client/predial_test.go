@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -289,8 +290,14 @@ func TestPageRefusalOfAnotherToken(t *testing.T) {
 func TestPredialTakenOnce(t *testing.T) {
 	resetEarly(t)
 	var b *fakeBridge
+	// again is closed once the client has said hello on a connection of
+	// its own: the test ends only then, so that no hello is still being
+	// read when the client goes.
+	again := make(chan struct{})
+	dialedAgain := sync.OnceFunc(func() { close(again) })
 	b = &fakeBridge{t: t, serve: func(bc *bridgeConn) {
 		if _, ok := bc.hello("secret", wire.HelloResult{Channel: "default"}); ok && len(b.dialTimes()) > 1 {
+			dialedAgain()
 			bc.read()
 		}
 	}}
@@ -298,7 +305,11 @@ func TestPredialTakenOnce(t *testing.T) {
 	Predial(Options{URL: url, Token: "secret", ClientInfo: testInfo})
 	waitDials(t, b, 1)
 	runOnline(t, url)
-	waitDials(t, b, 2)
+	select {
+	case <-again:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("%d connections accepted, and no hello on a new one: the client did not dial anew", len(b.dialTimes()))
+	}
 }
 
 // A predial still under way when the client's dial gives up on it is
