@@ -270,6 +270,13 @@ func TestHTTPHostReapsIdleSessions(t *testing.T) {
 			t.Fatalf("%s in the session a minute on: %s", body, resp.Status)
 		}
 	}
+	// A request counts as open until its handler returns, which may be
+	// just after its response arrived.
+	waitFor(t, "the requests to be done", func() bool {
+		hh.mu.Lock()
+		defer hh.mu.Unlock()
+		return hh.sessions[id] != nil && hh.sessions[id].open == 0
+	})
 	hh.reap(time.Now().Add(31 * time.Minute))
 	waitFor(t, "the idle session to end", func() bool { return sessions() == 0 })
 }
