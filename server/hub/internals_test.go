@@ -236,16 +236,23 @@ func TestParseCacheBound(t *testing.T) {
 	}
 }
 
-// MaxHeldBytes bounds the requests pending on all channels together: a
-// request that would pass it is refused with -32000 on any channel, and
-// every way a request ends gives its bytes back.
-func TestHeldBytesLimit(t *testing.T) {
-	params := json.RawMessage(`{"message":"m","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}`)
+// heldSize is what a request with params holds of MaxHeldBytes while it
+// is pending: its params and the reading sent with them.
+func heldSize(t *testing.T, params json.RawMessage) int64 {
+	t.Helper()
 	p, err := parseRequest(params)
 	if err != nil {
 		t.Fatal(err)
 	}
-	size := int64(len(params) + len(p.view))
+	return int64(len(params) + len(p.view))
+}
+
+// MaxHeldBytes bounds the requests pending on all channels together: a
+// request that would pass it is refused with -32000 on any channel, and
+// every way a request ends gives its bytes back.
+func TestHeldBytesLimit(t *testing.T) {
+	params := json.RawMessage(nameFormParams)
+	size := heldSize(t, params)
 	h := New(&Options{MaxHeldBytes: 2 * size})
 	defer h.Close()
 	other, err := h.CreateChannel("other")
@@ -365,12 +372,8 @@ func countTimers(c *channel, at int64) int {
 // A request refused by the rate limit gives back the bytes admit counted
 // for it: refusals must not fill MaxHeldBytes.
 func TestRateLimitedHoldsNoBytes(t *testing.T) {
-	params := json.RawMessage(`{"message":"m","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}`)
-	p, err := parseRequest(params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	size := int64(len(params) + len(p.view))
+	params := json.RawMessage(nameFormParams)
+	size := heldSize(t, params)
 	h := New(&Options{RatePerMinute: 1})
 	defer h.Close()
 	var refused int
