@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -39,6 +38,18 @@ func start(t *testing.T, hopts *hub.Options, key string) *server {
 		APIKey:    key,
 		WidgetURL: func(channel, token string) string { return "https://bridge.example/#token=" + token },
 	}))
+	t.Cleanup(func() {
+		h.Close()
+		srv.Close()
+	})
+	return &server{h: h, url: srv.URL}
+}
+
+// startEngine serves the API with the key apiKey over e, an engine that
+// stands in for h; h is closed when the test ends.
+func startEngine(t *testing.T, h *hub.Hub, e hub.Engine) *server {
+	t.Helper()
+	srv := httptest.NewServer(api.NewWithEngine(e, &api.Options{APIKey: apiKey}))
 	t.Cleanup(func() {
 		h.Close()
 		srv.Close()
@@ -536,12 +547,7 @@ func (failingEngine) CreateChannel(string) (hub.Channel, error) {
 // error's status.
 func TestUnknownHubError(t *testing.T) {
 	h := hub.New(nil)
-	srv := httptest.NewServer(api.NewWithEngine(failingEngine{h}, &api.Options{APIKey: apiKey, Logger: slog.New(slog.DiscardHandler)}))
-	t.Cleanup(func() {
-		h.Close()
-		srv.Close()
-	})
-	s := &server{h: h, url: srv.URL}
+	s := startEngine(t, h, failingEngine{h})
 	r := s.do(t, t.Context(), "POST", "/api/v1/channels", `{"name":"x"}`, apiKey)
 	if r.status != http.StatusInternalServerError || r.errorCode() != "internal" {
 		t.Errorf("%d %s; want 500 internal", r.status, r.body)

@@ -4,13 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/formbridge/formbridge/app/wire"
-	"github.com/formbridge/formbridge/server/api"
 	"github.com/formbridge/formbridge/server/hub"
 )
 
@@ -308,12 +306,7 @@ func TestIdempotencyKeyDuringDelete(t *testing.T) {
 		case <-time.After(200 * time.Millisecond):
 		}
 	}}
-	srv := httptest.NewServer(api.NewWithEngine(engine, &api.Options{APIKey: apiKey}))
-	t.Cleanup(func() {
-		h.Close()
-		srv.Close()
-	})
-	s = &server{h: h, url: srv.URL}
+	s = startEngine(t, h, engine)
 
 	answerThenDelete(t, s, path, body)
 	select {

@@ -4,14 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/formbridge/formbridge/app/wire"
-	"github.com/formbridge/formbridge/server/api"
 	"github.com/formbridge/formbridge/server/hub"
 )
 
@@ -178,12 +176,7 @@ func TestWithdrawKeyedWhileAsked(t *testing.T) {
 				h.Submit(t.Context(), "default", wire.Implementation{Name: "other"}, json.RawMessage(nameForm), nil, func(*wire.ElicitResult, error) {})
 			}
 			held := heldSubmit{Hub: h, entered: make(chan struct{}), release: make(chan struct{})}
-			srv := httptest.NewServer(api.NewWithEngine(held, &api.Options{APIKey: apiKey}))
-			t.Cleanup(func() {
-				h.Close()
-				srv.Close()
-			})
-			s := &server{h: h, url: srv.URL}
+			s := startEngine(t, h, held)
 			path := "/api/v1/channels/" + c.channel + "/elicitations"
 
 			asked := make(chan response, 1)
@@ -228,12 +221,7 @@ func (e answeredOnWithdraw) Submit(ctx context.Context, _ string, _ wire.Impleme
 func TestWithdrawLosesToAnswer(t *testing.T) {
 	h := hub.New(nil)
 	e := answeredOnWithdraw{Hub: h, entered: make(chan struct{}, 1)}
-	srv := httptest.NewServer(api.NewWithEngine(e, &api.Options{APIKey: apiKey}))
-	t.Cleanup(func() {
-		h.Close()
-		srv.Close()
-	})
-	s := &server{h: h, url: srv.URL}
+	s := startEngine(t, h, e)
 	asked := make(chan response, 1)
 	go func() { asked <- s.ask(t.Context(), elicitPath, `{"params":`+nameForm+`}`, "k1") }()
 	<-e.entered
