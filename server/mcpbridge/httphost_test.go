@@ -248,16 +248,11 @@ func TestHTTPHostReapsIdleSessions(t *testing.T) {
 	t.Parallel()
 	ctx, hh, front := acceptingHost(t, 0)
 	id := openSession(t, ctx, front.URL)
-	sessions := func() int {
-		hh.mu.Lock()
-		defer hh.mu.Unlock()
-		return len(hh.sessions)
-	}
 	if got := hh.idleTimeout(); got != 30*time.Minute {
 		t.Errorf("IdleTimeout 0 ends sessions idle for %s, want 30m", got)
 	}
 	hh.reap(time.Now().Add(time.Minute))
-	if n := sessions(); n != 1 {
+	if n := sessionCount(hh); n != 1 {
 		t.Fatalf("%d sessions after a minute idle, want 1", n)
 	}
 	// Requests in the session, after its initialize, are served and, once
@@ -278,7 +273,7 @@ func TestHTTPHostReapsIdleSessions(t *testing.T) {
 		return hh.sessions[id] != nil && hh.sessions[id].open == 0
 	})
 	hh.reap(time.Now().Add(31 * time.Minute))
-	waitFor(t, "the idle session to end", func() bool { return sessions() == 0 })
+	waitFor(t, "the idle session to end", func() bool { return sessionCount(hh) == 0 })
 }
 
 // A host's DELETE ends its session there and then: its upstream is let
@@ -292,11 +287,7 @@ func TestHTTPHostDeleteEndsSession(t *testing.T) {
 	if resp.StatusCode != http.StatusNoContent {
 		t.Fatalf("DELETE: %s, want 204", resp.Status)
 	}
-	waitFor(t, "the deleted session to end", func() bool {
-		hh.mu.Lock()
-		defer hh.mu.Unlock()
-		return len(hh.sessions) == 0
-	})
+	waitFor(t, "the deleted session to end", func() bool { return sessionCount(hh) == 0 })
 }
 
 // A slot taken for a session still dialing its upstream (nil) is left

@@ -32,6 +32,13 @@ func (accepter) Elicit(ctx context.Context, _ string, _ wire.Implementation, _ j
 }
 func (accepter) Complete(string, string) error { return nil }
 
+// sessionCount is how many sessions hh holds, those still opening too.
+func sessionCount(hh *HTTPHost) int {
+	hh.mu.Lock()
+	defer hh.mu.Unlock()
+	return len(hh.sessions)
+}
+
 // initializeRequest is a host's first request, as rawMCP posts it.
 const initializeRequest = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`
 
@@ -107,11 +114,6 @@ func TestLeakHTTPHostSessions(t *testing.T) {
 				}()
 				tr := &http.Transport{}
 				hc := &http.Client{Transport: tr}
-				sessions := func() int {
-					hh.mu.Lock()
-					defer hh.mu.Unlock()
-					return len(hh.sessions)
-				}
 				initialized := `{"jsonrpc":"2.0","method":"notifications/initialized"}`
 				call := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"` + tool + `","arguments":{}}}`
 				cycle := func() {
@@ -152,16 +154,16 @@ func TestLeakHTTPHostSessions(t *testing.T) {
 				for range 3 {
 					cycle()
 				}
-				waitFor(t, "sessions to end", func() bool { hh.reap(time.Now().Add(time.Hour)); return sessions() == 0 })
+				waitFor(t, "sessions to end", func() bool { hh.reap(time.Now().Add(time.Hour)); return sessionCount(hh) == 0 })
 				tr.CloseIdleConnections()
 				time.Sleep(100 * time.Millisecond)
 				before := leakcheck.Take()
 				for range n {
 					cycle()
 				}
-				waitFor(t, "sessions to end", func() bool { hh.reap(time.Now().Add(time.Hour)); return sessions() == 0 })
+				waitFor(t, "sessions to end", func() bool { hh.reap(time.Now().Add(time.Hour)); return sessionCount(hh) == 0 })
 				tr.CloseIdleConnections()
-				leakcheck.Check(t, "host sessions", n, before, leakcheck.After(before), leakcheck.Limits{Heap: int64(40 * n << 10), Goroutines: 6, Files: 6}, fmt.Sprint(sessions(), " sessions held"))
+				leakcheck.Check(t, "host sessions", n, before, leakcheck.After(before), leakcheck.Limits{Heap: int64(40 * n << 10), Goroutines: 6, Files: 6}, fmt.Sprint(sessionCount(hh), " sessions held"))
 			})
 		}
 	}
