@@ -185,11 +185,7 @@ func TestSchemas20250618(t *testing.T) {
 func TestLimits(t *testing.T) {
 	t.Parallel()
 	props := func(n int) string {
-		parts := make([]string, n)
-		for i := range parts {
-			parts[i] = `"p` + strconv.Itoa(i) + `":{"type":"boolean"}`
-		}
-		return `{"type":"object","properties":{` + strings.Join(parts, ",") + `}}`
+		return `{"type":"object","properties":{` + strings.Join(manyBooleans(n), ",") + `}}`
 	}
 	enum := func(n int) string {
 		vals := make([]string, n)
