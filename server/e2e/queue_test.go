@@ -35,6 +35,8 @@ func TestQueueAnswersReachTheirCallers(t *testing.T) {
 	noResultYet(t, second, "after answering the first")
 
 	do(t, ctx, "the second opens", chromedp.WaitVisible(field("team", "textarea, input")))
+	// Focus moves to its title in go-app's next frame (see focusWait).
+	waitJS(t, ctx, "focus on the second's title", `document.activeElement?.matches("h2.fb-title") === true`)
 	do(t, ctx, "answer the second", chromedp.SendKeys(field("team", "textarea, input"), "Payments"), chromedp.Click(action("accept")))
 	wantResult(t, await(t, ctx, second), `{"action":"accept","content":{"team":"Payments"}}`)
 }
