@@ -109,21 +109,20 @@ func (f *requestCard) OnUpdate(ctx app.Context) {
 
 // prepare computes the errors of a newly shown form and puts focus on
 // a newly shown request (focusOnShow). A URL-mode request's focus goes to
-// its title, never to Open link: a stray Enter must not open a link.
+// its title, never to Open link: a stray Enter must not open a link. So
+// does that of a request that cannot be shown as a form, whose title is
+// where a screen reader should start.
 func (f *requestCard) prepare(ctx app.Context) {
 	it := f.Item
 	if it == nil {
 		return
 	}
-	if it.Params.IsURL() {
+	if it.Params.IsURL() || it.Form == nil {
 		if f.focusedFor != it.ID {
 			f.focusedFor = it.ID
 			title := it.elemID("title")
 			ctx.Defer(func(app.Context) { focusOnShow(title, "") })
 		}
-		return
-	}
-	if it.Form == nil {
 		return
 	}
 	if it.Draft.Errors == nil {

@@ -87,6 +87,7 @@ func TestAnswerToGoneRequest(t *testing.T) {
 	ctx := NewBrowser(t)
 	do(t, ctx, "open the widget", chromedp.Navigate("http://"+addr+"/#token="+token))
 	waitForm(t, ctx)
+	focusIn(t, ctx, `form[data-elicitation-id="ghost"] h2.fb-title`, "when a request that cannot be shown as a form opens")
 	// This bridge sends no reading of the request in _meta, as a real one
 	// does: the widget cannot show it as a form, says so, and still
 	// offers Decline and Skip.
