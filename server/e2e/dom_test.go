@@ -99,7 +99,11 @@ func openWidget(t *testing.T, ctx context.Context, b *Bridge) {
 	)
 }
 
-// waitForm waits for a shown request and returns its id.
+// waitForm waits for a shown request, and for focus in it, and returns
+// its id. The widget moves focus into a newly shown request in go-app's
+// next frame (see focusWait), after the page shows it: keys sent to a
+// field before then may go where focus moves next. A frame without focus
+// takes none (mayTakeFocus in app/ui).
 func waitForm(t *testing.T, ctx context.Context) string {
 	t.Helper()
 	wctx, cancel := context.WithTimeout(ctx, stepTimeout)
@@ -112,6 +116,7 @@ func waitForm(t *testing.T, ctx context.Context) string {
 		// leaving: read the id in one step, and wait again if it left.
 		id := eval[string](t, ctx, `document.querySelector("form[data-elicitation-id]")?.dataset.elicitationId ?? ""`)
 		if id != "" {
+			waitJS(t, ctx, "focus in the request shown", `document.activeElement?.closest("form[data-elicitation-id]")?.dataset.elicitationId === `+css(id)+` || (window !== top && !document.hasFocus())`)
 			return id
 		}
 	}
