@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -8,13 +9,22 @@ import (
 
 // jsValue is a JavaScript value for host tests, where go-app's app.Value
 // answers nothing: Get, String, Bool and Truthy answer from v, a string,
-// a bool or a map[string]any of further values (nil is undefined).
+// a bool or a map[string]any of further values (nil is undefined). Call
+// answers undefined, and notes the method's name in calls if it is set.
 type jsValue struct {
 	app.Value
-	v any
+	v     any
+	calls *[]string
 }
 
 func js(v any) jsValue { return jsValue{Value: app.Undefined(), v: v} }
+
+func (j jsValue) Call(method string, args ...any) app.Value {
+	if j.calls != nil {
+		*j.calls = append(*j.calls, method)
+	}
+	return js(nil)
+}
 
 func (j jsValue) Get(p string) app.Value {
 	m, _ := j.v.(map[string]any)
@@ -27,7 +37,15 @@ func (j jsValue) Truthy() bool   { return j.v != nil && j.v != false && j.v != "
 
 // keyDown is a keydown of key in the element whose id is target.
 func keyDown(key, target string) app.Event {
-	return app.Event{Value: js(map[string]any{"key": key, "target": map[string]any{"id": target}})}
+	ev := js(map[string]any{"key": key, "target": map[string]any{"id": target}})
+	ev.calls = new([]string)
+	return app.Event{Value: ev}
+}
+
+// defaultPrevented reports whether a handler called preventDefault on
+// an event made by keyDown.
+func defaultPrevented(e app.Event) bool {
+	return slices.Contains(*e.Value.(jsValue).calls, "preventDefault")
 }
 
 // Escape in a control is "Skip" until the person changes a field; after
@@ -42,15 +60,26 @@ func TestEscapeSkipsUntilAFieldChanges(t *testing.T) {
 		t.Fatalf("Enter, or Escape on the title, sent %+v", a.sent)
 	}
 	f.onFieldInput("name")(d.Context(), app.Event{Value: app.Undefined()})
-	f.onKeyDown(d.Context(), keyDown("Escape", f.ids(0).control))
+	stray := keyDown("Escape", f.ids(0).control)
+	f.onKeyDown(d.Context(), stray)
 	if len(a.sent) != 0 {
 		t.Fatalf("Escape after a field changed sent %+v: the typing is lost", a.sent)
 	}
+	// The browser still does with it what it would (closing a date picker).
+	if defaultPrevented(stray) {
+		t.Error("Escape after a field changed was kept from the browser")
+	}
 
 	g, b, e := mountForm(t, "x", shortSchema)
-	g.onKeyDown(e.Context(), keyDown("Escape", g.ids(0).control))
+	skip := keyDown("Escape", g.ids(0).control)
+	g.onKeyDown(e.Context(), skip)
 	if len(b.sent) != 1 || b.sent[0].Action != "cancel" {
 		t.Fatalf("Escape on an unchanged form sent %+v, want one cancel", b.sent)
+	}
+	// Used up by the Skip, it is not left to the browser as well, whose
+	// own Escape (closing a picker, stopping a load) would act on it too.
+	if !defaultPrevented(skip) {
+		t.Error("Escape that skipped the request went on to the browser")
 	}
 }
 
