@@ -253,6 +253,7 @@ func TestMalformedFrames(t *testing.T) {
 		{"unknown method", `{"jsonrpc":"2.0","id":7,"method":"tools/call"}`, wire.CodeMethodNotFound, "7"},
 		{"hello twice", `{"jsonrpc":"2.0","id":8,"method":"formbridge/hello","params":{"token":"` + token + `"}}`, wire.CodeInvalidRequest, "8"},
 		{"number id answer", `{"jsonrpc":"2.0","id":9,"result":{"action":"accept"}}`, wire.CodeInvalidRequest, "9"},
+		{"null id answer", `{"jsonrpc":"2.0","id":null,"result":{"action":"accept"}}`, wire.CodeInvalidRequest, "null"}, // null is not a string either
 		{"bad action", `{"jsonrpc":"2.0","id":"x","result":{"action":"maybe"}}`, wire.CodeInvalidParams, `"x"`},
 		{"content not an object", `{"jsonrpc":"2.0","id":"x","result":{"action":"accept","content":[1]}}`, wire.CodeInvalidParams, `"x"`},
 		{"unknown request", `{"jsonrpc":"2.0","id":"nope","result":{"action":"decline"}}`, wire.CodeUnknownRequest, `"nope"`},
