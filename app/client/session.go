@@ -132,7 +132,7 @@ func (c *Client) session(ctx context.Context) (online bool, err error) {
 			// The only responses besides hello's are errors about an
 			// answer; -32003 means its request is gone for good, any
 			// other that the bridge did not take the answer.
-			if id, ok := wire.StringID(msg.ID); ok && msg.Error != nil {
+			if id, ok := wire.StringID(msg.ID); ok && id != "" && msg.Error != nil {
 				if msg.Error.Code == wire.CodeUnknownRequest {
 					c.emit(Event{Gone: id})
 				} else {
@@ -156,9 +156,10 @@ func (c *Client) handleRequest(ctx context.Context, conn *websocket.Conn, msg *w
 		reply(wire.CodeMethodNotFound, "method not found: "+msg.Method)
 		return ""
 	}
+	// The UI keys requests by id, and reads "" as none.
 	id, ok := wire.StringID(msg.ID)
-	if !ok {
-		reply(wire.CodeInvalidRequest, "request id must be a string")
+	if !ok || id == "" {
+		reply(wire.CodeInvalidRequest, "request id must be a non-empty string")
 		return ""
 	}
 	var p wire.ElicitParams

@@ -322,7 +322,11 @@ func NewError(id json.RawMessage, code int, message string, data any) *Message {
 }
 
 // StringID decodes a string id; the bridge only ever uses string ids.
+// A null id is not one, though encoding/json reads it into a string as "".
 func StringID(id json.RawMessage) (string, bool) {
+	if len(id) == 0 || id[0] != '"' {
+		return "", false
+	}
 	var s string
 	if json.Unmarshal(id, &s) != nil {
 		return "", false
