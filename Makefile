@@ -12,6 +12,9 @@ TOOLS    := .tools
 # likely. Minimizing a new input is bounded too: by default it may take a
 # minute, which left targets stalled for most of their run.
 FUZZTIME ?= 200000x
+# The frame targets run a connection each time (the client's a fake
+# bridge, the gateway's a real one over loopback): 10 to 100 times slower.
+FUZZTIME_CONN ?= 20000x
 FUZZMINIMIZETIME ?= 1000x
 
 # Pinned versions of what the browser and conformance tests install.
@@ -100,10 +103,11 @@ unit: deps wasm tools
 
 # Each fuzz target for a short while; go test allows one target per run.
 fuzz:
-	@for pkg in ./app/elicit ./server/hub; do \
+	@for spec in ./app/elicit=$(FUZZTIME) ./app/client=$(FUZZTIME_CONN) ./server/hub=$(FUZZTIME) ./server/gateway=$(FUZZTIME_CONN); do \
+		pkg=$${spec%%=*}; fuzztime=$${spec#*=}; \
 		for target in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
 			echo "fuzz $$pkg $$target"; \
-			$(GO) test -run='^$$' -fuzz="^$$target\$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=$(FUZZMINIMIZETIME) $$pkg || exit 1; \
+			$(GO) test -run='^$$' -fuzz="^$$target\$$" -fuzztime=$$fuzztime -fuzzminimizetime=$(FUZZMINIMIZETIME) $$pkg || exit 1; \
 		done; \
 	done
 
