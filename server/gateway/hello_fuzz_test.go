@@ -113,6 +113,13 @@ func FuzzHelloFrames(f *testing.F) {
 			fr = bytes.ReplaceAll(fr, []byte(fuzzTokenMark), []byte(token))
 			frames[i] = bytes.Replace(fr, []byte(fuzzPadMark), pad, helloFuzzMaxPads)
 		}
+		// A failed run returns before its widget is gone; the fuzzer's
+		// minimizing runs must not see it.
+		for _, br := range []*bridge{b, quick} {
+			waitFor(t, "the widgets of earlier runs to go", func() bool {
+				return br.h.Widgets(hub.DefaultChannel) == 0 && gateway.Unauthenticated(br.gw) == 0
+			})
+		}
 		goroutines := runtime.NumGoroutine()
 		br := b
 		silent := len(frames[0]) > 0 && frames[0][0] == fuzzSilentMark
