@@ -48,6 +48,10 @@ func TestHelloRefused(t *testing.T) {
 		{"no token", `{"jsonrpc":"2.0","id":1,"method":"formbridge/hello","params":{"clientInfo":{"name":"w"}}}`, false},
 		{"token of another case", `{"jsonrpc":"2.0","id":1,"method":"formbridge/hello","params":{"token":"WIDGET-TOKEN-FOR-TESTS"}}`, false},
 		{"params not an object", `{"jsonrpc":"2.0","id":1,"method":"formbridge/hello","params":"` + token + `"}`, false},
+		// PROTOCOL.md: every message is JSON-RPC 2.0; later frames that
+		// are not get -32600, and a first one is no hello.
+		{"jsonrpc 1.0", `{"jsonrpc":"1.0","id":1,"method":"formbridge/hello","params":{"token":"` + token + `"}}`, false},
+		{"no jsonrpc", `{"id":1,"method":"formbridge/hello","params":{"token":"` + token + `"}}`, false},
 		{"other method first", `{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{}}`, false},
 		{"notification", `{"jsonrpc":"2.0","method":"formbridge/hello","params":{"token":"` + token + `"}}`, false},
 		{"not JSON", `hello?`, false},
