@@ -80,7 +80,9 @@ func (c *conn) hello(ctx context.Context) bool {
 		return false
 	}
 	var m wire.Message
-	if typ != websocket.MessageText || json.Unmarshal(data, &m) != nil || !m.IsRequest() || m.Method != wire.MethodHello {
+	// Checked as readLoop checks every later frame: a hello is a
+	// JSON-RPC 2.0 request like any other.
+	if typ != websocket.MessageText || json.Unmarshal(data, &m) != nil || m.JSONRPC != wire.Version || !m.IsRequest() || m.Method != wire.MethodHello {
 		c.g.refusals.Log(c.g.log, slog.LevelInfo, "widget refused: first frame is not hello", "remote", c.remote)
 		c.refuse(m.ID, "the first frame must be a formbridge/hello request")
 		return false
