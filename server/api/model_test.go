@@ -42,7 +42,7 @@ const (
 	// PROTOCOL.md: "An answer is kept for 15 minutes after the question
 	// settled". The model keeps its own number, not the package's.
 	apiModelRetention = 15 * time.Minute
-	apiModelTimeout   = 20 * time.Minute // the hub's default, for timeoutSeconds 0
+	apiModelTimeout   = 20 * time.Minute // the model hub's default (Options.Timeout), for a body without timeoutSeconds
 )
 
 var (
