@@ -23,7 +23,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -34,6 +33,7 @@ import (
 	"github.com/formbridge/formbridge/app/wire"
 	"github.com/formbridge/formbridge/server/api"
 	"github.com/formbridge/formbridge/server/hub"
+	"github.com/formbridge/formbridge/server/internal/modelseed"
 )
 
 const (
@@ -67,23 +67,7 @@ var apiModelBodies = []struct {
 }
 
 func TestAPIModel(t *testing.T) {
-	seeds := []uint64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
-	if s := os.Getenv("API_MODEL_SEED"); s != "" {
-		n, err := strconv.ParseUint(s, 10, 64)
-		if err != nil {
-			t.Fatal(err)
-		}
-		seeds = []uint64{n}
-	} else if s := os.Getenv("API_MODEL_SEEDS"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		seeds = seeds[:0]
-		for i := range n {
-			seeds = append(seeds, uint64(i+1))
-		}
-	}
+	seeds := modelseed.Seeds(t, "API_MODEL")
 	for _, seed := range seeds {
 		t.Run(fmt.Sprint("seed=", seed), func(t *testing.T) {
 			// synctest.Test fails if a handler or timer goroutine of the

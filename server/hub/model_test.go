@@ -16,7 +16,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -26,6 +25,7 @@ import (
 
 	"github.com/formbridge/formbridge/app/wire"
 	"github.com/formbridge/formbridge/server/internal/leakcheck"
+	"github.com/formbridge/formbridge/server/internal/modelseed"
 )
 
 const (
@@ -47,23 +47,7 @@ func modelURL(q int) string {
 const modelBadParams = `{"message":"bad","requestedSchema":{"type":"string"}}`
 
 func TestModel(t *testing.T) {
-	seeds := []uint64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
-	if s := os.Getenv("HUB_MODEL_SEED"); s != "" {
-		n, err := strconv.ParseUint(s, 10, 64)
-		if err != nil {
-			t.Fatal(err)
-		}
-		seeds = []uint64{n}
-	} else if s := os.Getenv("HUB_MODEL_SEEDS"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		seeds = seeds[:0]
-		for i := range n {
-			seeds = append(seeds, uint64(i+1))
-		}
-	}
+	seeds := modelseed.Seeds(t, "HUB_MODEL")
 	before := leakcheck.Take()
 	for _, seed := range seeds {
 		t.Run(fmt.Sprint("seed=", seed), func(t *testing.T) {
