@@ -22,7 +22,7 @@ func (m *apiModel) check() {
 	for _, ch := range apiModelChannels {
 		st, err := m.h.Status(ch)
 		if err != nil || st.Pending != m.pending(ch) {
-			m.fail("channel %s: %d pending, %v; want %d", ch, st.Pending, err, m.pending(ch))
+			m.Fatalf("channel %s: %d pending, %v; want %d", ch, st.Pending, err, m.pending(ch))
 		}
 	}
 }
@@ -36,7 +36,7 @@ func (m *apiModel) checkCall(c *mCall) {
 	case <-c.done:
 	default:
 		if c.answered {
-			m.fail("%v has not returned; want %d %s%s", c, c.status, c.code, c.body)
+			m.Fatalf("%v has not returned; want %d %s%s", c, c.status, c.code, c.body)
 		}
 		return
 	}
@@ -47,24 +47,24 @@ func (m *apiModel) checkCall(c *mCall) {
 	replayed := c.rec.header.Get("Idempotent-Replayed") == "true"
 	switch {
 	case !c.answered:
-		m.fail("%v returned %d %s; the model says it still waits", c, status, body)
+		m.Fatalf("%v returned %d %s; the model says it still waits", c, status, body)
 	case c.left:
 		if status != 0 || body != "" {
-			m.fail("%v's caller left, yet it was written %d %s", c, status, body)
+			m.Fatalf("%v's caller left, yet it was written %d %s", c, status, body)
 		}
 		m.heard["left"]++
 	case status != c.status || replayed != c.replayed:
-		m.fail("%v got %d %s (replayed %v); want %d %s%s (replayed %v)", c, status, body, replayed, c.status, c.code, c.body, c.replayed)
+		m.Fatalf("%v got %d %s (replayed %v); want %d %s%s (replayed %v)", c, status, body, replayed, c.status, c.code, c.body, c.replayed)
 	case c.code != "":
 		var e struct {
 			Error struct{ Code, Message string }
 		}
 		if json.Unmarshal([]byte(body), &e) != nil || e.Error.Code != c.code || e.Error.Message == "" {
-			m.fail("%v got %d %s; want error %s", c, status, body, c.code)
+			m.Fatalf("%v got %d %s; want error %s", c, status, body, c.code)
 		}
 		m.heard[c.code]++
 	case body != c.body:
-		m.fail("%v got %d %s; want %s", c, status, body, c.body)
+		m.Fatalf("%v got %d %s; want %s", c, status, body, c.body)
 	default:
 		kind := strings.SplitN(strings.TrimSpace(body), ",", 2)[0]
 		if body == "" {
@@ -84,7 +84,7 @@ func (m *apiModel) checkFrames() {
 	for _, ch := range apiModelChannels {
 		frames, err := m.widgets[ch].Take(nil)
 		if err != nil {
-			m.fail("the widget of %s ended: %v", ch, err)
+			m.Fatalf("the widget of %s ended: %v", ch, err)
 		}
 		var got []string
 		for _, f := range frames {
@@ -94,7 +94,7 @@ func (m *apiModel) checkFrames() {
 		slices.Sort(got)
 		slices.Sort(want)
 		if !slices.Equal(got, want) {
-			m.fail("the widget of %s got frames %q; want %q", ch, got, want)
+			m.Fatalf("the widget of %s got frames %q; want %q", ch, got, want)
 		}
 	}
 }
@@ -103,7 +103,7 @@ func (m *apiModel) checkFrames() {
 func (m *apiModel) describe(ch string, f []byte) string {
 	var msg wire.Message
 	if err := json.Unmarshal(f, &msg); err != nil {
-		m.fail("the widget of %s got a frame that is not JSON: %s", ch, f)
+		m.Fatalf("the widget of %s got a frame that is not JSON: %s", ch, f)
 	}
 	switch msg.Method {
 	case wire.MethodElicit:
@@ -111,10 +111,10 @@ func (m *apiModel) describe(ch string, f []byte) string {
 		// One question is asked a step at most: this is it.
 		q := m.fresh
 		if q == nil || q.id != "" || q.ch != ch {
-			m.fail("the widget of %s got a create frame the model did not ask: %s", ch, f)
+			m.Fatalf("the widget of %s got a create frame the model did not ask: %s", ch, f)
 		}
 		if m.byID[id] != nil {
-			m.fail("%v and %v share id %q", q, m.byID[id], id)
+			m.Fatalf("%v and %v share id %q", q, m.byID[id], id)
 		}
 		q.id = id
 		m.byID[id] = q

@@ -116,10 +116,10 @@ func (m *apiModel) settle(q *mQuestion, res wire.ElicitResult, outcome string, a
 func (m *apiModel) answer(q *mQuestion, accept bool) {
 	res := wire.ElicitResult{Action: wire.ActionDecline}
 	if accept {
-		res = wire.ElicitResult{Action: wire.ActionAccept, Content: map[string]any{"name": "n" + strconv.Itoa(len(m.steps))}}
+		res = wire.ElicitResult{Action: wire.ActionAccept, Content: map[string]any{"name": "n" + strconv.Itoa(m.Steps())}}
 	}
 	if err := m.widgets[q.ch].Answer(q.id, res); err != nil {
-		m.fail("the widget's answer to %v: %v", q, err)
+		m.Fatalf("the widget's answer to %v: %v", q, err)
 	}
 	m.settle(q, res, wire.OutcomeAnswered, time.Now())
 }

@@ -24,7 +24,6 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -33,7 +32,7 @@ import (
 	"github.com/formbridge/formbridge/app/wire"
 	"github.com/formbridge/formbridge/server/api"
 	"github.com/formbridge/formbridge/server/hub"
-	"github.com/formbridge/formbridge/server/internal/modelseed"
+	"github.com/formbridge/formbridge/server/internal/modeltest"
 )
 
 const (
@@ -67,14 +66,9 @@ var apiModelBodies = []struct {
 }
 
 func TestAPIModel(t *testing.T) {
-	seeds := modelseed.Seeds(t, "API_MODEL")
-	for _, seed := range seeds {
-		t.Run(fmt.Sprint("seed=", seed), func(t *testing.T) {
-			// synctest.Test fails if a handler or timer goroutine of the
-			// bubble is left blocked at the end: nothing may leak.
-			synctest.Test(t, func(t *testing.T) { runAPIModel(t, seed) })
-		})
-	}
+	// Each's bubble fails if a handler or timer goroutine is left
+	// blocked at the end: nothing may leak.
+	modeltest.Each(t, "API_MODEL", runAPIModel)
 }
 
 // mQuestion is one question the hub holds (or held) for the model.
@@ -140,33 +134,26 @@ func (r *recorder) Write(b []byte) (int, error) {
 }
 
 type apiModel struct {
-	t       *testing.T
-	seed    uint64
-	rng     *rand.Rand
-	h       *hub.Hub
-	handler http.Handler
-	widgets map[string]*hub.Session
-	qs      []*mQuestion
-	byID    map[string]*mQuestion
-	keyed   map[[2]string]*mQuestion // by channel and key: pending or kept
-	calls   []*mCall
-	steps   []string
-	want    map[string][]string // frames each channel's widget should get this step
-	fresh   *mQuestion          // asked this step: its create frame names it
-	heard   map[string]int      // responses by kind over the run, to show what it exercised
+	t              *testing.T
+	*modeltest.Log // the seed, and the steps taken
+	rng            *rand.Rand
+	h              *hub.Hub
+	handler        http.Handler
+	widgets        map[string]*hub.Session
+	qs             []*mQuestion
+	byID           map[string]*mQuestion
+	keyed          map[[2]string]*mQuestion // by channel and key: pending or kept
+	calls          []*mCall
+	want           map[string][]string // frames each channel's widget should get this step
+	fresh          *mQuestion          // asked this step: its create frame names it
+	heard          map[string]int      // responses by kind over the run, to show what it exercised
 }
 
-func (m *apiModel) fail(format string, args ...any) {
-	m.t.Helper()
-	m.t.Fatalf("seed %d, step %d: %s\nsteps:\n  %s\nreplay: API_MODEL_SEED=%d go test ./server/api -run TestAPIModel",
-		m.seed, len(m.steps), fmt.Sprintf(format, args...), strings.Join(m.steps, "\n  "), m.seed)
-}
-
-func runAPIModel(t *testing.T, seed uint64) {
+func runAPIModel(t *testing.T, log *modeltest.Log) {
 	m := &apiModel{
 		t:       t,
-		seed:    seed,
-		rng:     rand.New(rand.NewPCG(seed, 0x6b65796564)),
+		Log:     log,
+		rng:     rand.New(rand.NewPCG(log.Seed, 0x6b65796564)),
 		widgets: map[string]*hub.Session{},
 		byID:    map[string]*mQuestion{},
 		keyed:   map[[2]string]*mQuestion{},
@@ -226,7 +213,7 @@ func (m *apiModel) step() {
 // checks the API against the model.
 func (m *apiModel) do(name string, op func()) {
 	m.t.Helper()
-	m.steps = append(m.steps, name)
+	m.Step(name)
 	m.want = map[string][]string{}
 	m.fresh = nil
 	op()
@@ -271,7 +258,7 @@ func (m *apiModel) finish() {
 	m.do("sleep past everything", func() { m.sleep(apiModelTimeout + apiModelRetention + time.Hour) })
 	for _, q := range m.qs {
 		if !q.settled {
-			m.fail("%v still pending in the model at the end", q)
+			m.Fatalf("%v still pending in the model at the end", q)
 		}
 	}
 	// A key forgotten is one no question is pending or kept under: its

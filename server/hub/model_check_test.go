@@ -24,22 +24,22 @@ func (m *model) check() {
 		r.mu.Unlock()
 		switch {
 		case !r.settled && calls != 0:
-			m.fail("%v is pending in the model, but its caller got %+v, %v", r, res, err)
+			m.Fatalf("%v is pending in the model, but its caller got %+v, %v", r, res, err)
 		case !r.settled:
 		case calls != 1:
-			m.fail("%v's caller was told %d times; want once", r, calls)
+			m.Fatalf("%v's caller was told %d times; want once", r, calls)
 		case r.wantCode != 0:
 			var werr *wire.Error
 			if !errors.As(err, &werr) || werr.Code != r.wantCode || res != nil {
-				m.fail("%v's caller got %+v, %v; want error %d", r, res, err, r.wantCode)
+				m.Fatalf("%v's caller got %+v, %v; want error %d", r, res, err, r.wantCode)
 			}
 		case r.wantErr != nil:
 			if !errors.Is(err, r.wantErr) || res != nil {
-				m.fail("%v's caller got %+v, %v; want %v", r, res, err, r.wantErr)
+				m.Fatalf("%v's caller got %+v, %v; want %v", r, res, err, r.wantErr)
 			}
 		default:
 			if err != nil || res == nil || res.Action != r.wantRes.Action || !reflect.DeepEqual(res.Content, r.wantRes.Content) {
-				m.fail("%v's caller got %+v, %v; want %+v", r, res, err, r.wantRes)
+				m.Fatalf("%v's caller got %+v, %v; want %+v", r, res, err, r.wantRes)
 			}
 		}
 	}
@@ -57,10 +57,10 @@ func (m *model) check() {
 		}
 		got, err := m.h.Status(name)
 		if (err == nil) != c.live || got != want {
-			m.fail("Status(%q) = %+v, %v; want %+v", name, got, err, want)
+			m.Fatalf("Status(%q) = %+v, %v; want %+v", name, got, err, want)
 		}
 		if got := m.h.Pending(name); got != want.Pending {
-			m.fail("Pending(%q) = %d; want %d", name, got, want.Pending)
+			m.Fatalf("Pending(%q) = %d; want %d", name, got, want.Pending)
 		}
 		if hc, _ := m.h.channel(name); hc != nil {
 			m.checkInternals(hc, c)
@@ -71,7 +71,7 @@ func (m *model) check() {
 		anyPending = anyPending || !r.settled
 	}
 	if held := m.h.held.Load(); (held != 0) != anyPending {
-		m.fail("held = %d bytes with pending requests %v", held, anyPending)
+		m.Fatalf("held = %d bytes with pending requests %v", held, anyPending)
 	}
 }
 
@@ -89,11 +89,11 @@ func (m *model) checkInternals(hc *channel, c *mChan) {
 		want = append(want, r.q)
 	}
 	if !slices.Equal(order, want) || len(hc.pending) != len(want) || len(hc.expiry) != len(want) {
-		m.fail("channel %s holds %v (map %d, heap %d); want %v", c.name, order, len(hc.pending), len(hc.expiry), want)
+		m.Fatalf("channel %s holds %v (map %d, heap %d); want %v", c.name, order, len(hc.pending), len(hc.expiry), want)
 	}
 	for i, r := range hc.expiry {
 		if int(r.index) != i || r.settled {
-			m.fail("channel %s: heap entry %d has index %d, settled %v", c.name, i, r.index, r.settled)
+			m.Fatalf("channel %s: heap entry %d has index %d, settled %v", c.name, i, r.index, r.settled)
 		}
 	}
 }
@@ -135,10 +135,10 @@ func (m *model) checkFrames() {
 			slices.Sort(want)
 		}
 		if !slices.Equal(got, want) {
-			m.fail("w%d (channel %s, url=%v) got frames %q; want %q", w.n, w.ch.name, w.url, got, want)
+			m.Fatalf("w%d (channel %s, url=%v) got frames %q; want %q", w.n, w.ch.name, w.url, got, want)
 		}
 		if (w.state == "ended") != (err != nil) || (err != nil && !errors.Is(err, w.err)) {
-			m.fail("w%d's session ended with %v; want %v", w.n, err, w.err)
+			m.Fatalf("w%d's session ended with %v; want %v", w.n, err, w.err)
 		}
 	}
 }
@@ -148,7 +148,7 @@ func (m *model) checkFrames() {
 func (m *model) describe(w *mWidget, f []byte) string {
 	var msg wire.Message
 	if err := json.Unmarshal(f, &msg); err != nil {
-		m.fail("w%d got a frame that is not JSON: %s", w.n, f)
+		m.Fatalf("w%d got a frame that is not JSON: %s", w.n, f)
 	}
 	switch msg.Method {
 	case wire.MethodElicit:
@@ -157,13 +157,13 @@ func (m *model) describe(w *mWidget, f []byte) string {
 		json.Unmarshal(msg.Params, &p)
 		q, err := strconv.Atoi(strings.TrimPrefix(p.Message, "q"))
 		if err != nil || q >= len(m.reqs) {
-			m.fail("w%d got a create frame for no request the model knows: %s", w.n, f)
+			m.Fatalf("w%d got a create frame for no request the model knows: %s", w.n, f)
 		}
 		r := m.reqs[q]
 		switch {
 		case r.id == "":
 			if m.byID[id] != nil {
-				m.fail("%v and %v share id %q", r, m.byID[id], id)
+				m.Fatalf("%v and %v share id %q", r, m.byID[id], id)
 			}
 			r.id = id
 			m.byID[id] = r
@@ -171,7 +171,7 @@ func (m *model) describe(w *mWidget, f []byte) string {
 				r.ch.recent[id] = r
 			}
 		case r.id != id:
-			m.fail("%v came with id %q, earlier %q", r, id, r.id)
+			m.Fatalf("%v came with id %q, earlier %q", r, id, r.id)
 		}
 		if !slices.Contains(w.seen, r) {
 			w.seen = append(w.seen, r)
@@ -185,7 +185,7 @@ func (m *model) describe(w *mWidget, f []byte) string {
 			name = r.String()
 		}
 		if (p.Outcome == wire.OutcomeRejected) != (len(p.Errors) > 0) {
-			m.fail("w%d: settled %s with errors %v", w.n, p.Outcome, p.Errors)
+			m.Fatalf("w%d: settled %s with errors %v", w.n, p.Outcome, p.Errors)
 		}
 		return strings.TrimSpace("settled " + name + " " + p.Outcome + " " + p.Action)
 	}

@@ -26,7 +26,7 @@ func (m *model) createChannel(name string) {
 		want = ErrChannelExists
 	}
 	if !errors.Is(err, want) || (want == nil) != (err == nil) {
-		m.fail("CreateChannel(%q) = %v; want %v", name, err, want)
+		m.Fatalf("CreateChannel(%q) = %v; want %v", name, err, want)
 	}
 	if err == nil {
 		gen := 0
@@ -42,12 +42,12 @@ func (m *model) deleteChannel(name string) {
 	c := m.chans[name]
 	if c == nil || !c.live {
 		if !errors.Is(err, ErrNoChannel) {
-			m.fail("DeleteChannel(%q) of no channel = %v; want ErrNoChannel", name, err)
+			m.Fatalf("DeleteChannel(%q) of no channel = %v; want ErrNoChannel", name, err)
 		}
 		return
 	}
 	if err != nil {
-		m.fail("DeleteChannel(%q) = %v", name, err)
+		m.Fatalf("DeleteChannel(%q) = %v", name, err)
 	}
 	c.live = false
 	if !m.closed { // a closed hub settled and detached everything already
@@ -84,7 +84,7 @@ func (m *model) shutdown(c *mChan, reason error) {
 // caller's to expect.
 func (m *model) settle(r *mReq, outcome, action string, res *wire.ElicitResult, err error) {
 	if r.settled {
-		m.fail("model bug: %v settled twice", r)
+		m.Fatalf("model bug: %v settled twice", r)
 	}
 	r.settled = true
 	r.outcome, r.action = outcome, action
@@ -111,13 +111,13 @@ func (m *model) attach(name string, url bool) {
 	}
 	if want != nil || err != nil {
 		if !errors.Is(err, want) || want == nil {
-			m.fail("Attach(%q) = %v; want %v", name, err, want)
+			m.Fatalf("Attach(%q) = %v; want %v", name, err, want)
 		}
 		return
 	}
 	w := &mWidget{n: len(m.widgets), ch: c, s: s, url: url, state: "attached"}
 	m.widgets = append(m.widgets, w)
-	m.steps[len(m.steps)-1] += fmt.Sprintf(" = w%d", w.n)
+	m.Note(fmt.Sprintf(" = w%d", w.n))
 	m.ordered = true
 	n := 0
 	for _, r := range c.pending {
@@ -127,7 +127,7 @@ func (m *model) attach(name string, url bool) {
 		}
 	}
 	if s.Backlog() != n {
-		m.fail("w%d's backlog is %d; want %d", w.n, s.Backlog(), n)
+		m.Fatalf("w%d's backlog is %d; want %d", w.n, s.Backlog(), n)
 	}
 }
 
@@ -273,13 +273,13 @@ func (m *model) applyAnswer(w *mWidget, id string, r *mReq, res wire.ElicitResul
 	err := w.s.Answer(id, res)
 	wantFail := func(want error) {
 		if !errors.Is(err, want) {
-			m.fail("Answer = %v; want %v", err, want)
+			m.Fatalf("Answer = %v; want %v", err, want)
 		}
 	}
 	if res.Action != wire.ActionAccept && res.Action != wire.ActionDecline && res.Action != wire.ActionCancel {
 		var werr *wire.Error
 		if !errors.As(err, &werr) || werr.Code != wire.CodeInvalidParams {
-			m.fail("Answer with a bad action = %v; want -32602", err)
+			m.Fatalf("Answer with a bad action = %v; want -32602", err)
 		}
 		return
 	}
@@ -300,7 +300,7 @@ func (m *model) applyAnswer(w *mWidget, id string, r *mReq, res wire.ElicitResul
 		wantFail(ErrUnknownRequest) // a mode it did not declare is not its to answer
 	case pendingHere:
 		if err != nil {
-			m.fail("Answer = %v", err)
+			m.Fatalf("Answer = %v", err)
 		}
 		if !r.url && res.Action == wire.ActionAccept && !validName(res.Content) {
 			m.expect(w, "settled "+r.String()+" rejected")
@@ -319,7 +319,7 @@ func (m *model) applyAnswer(w *mWidget, id string, r *mReq, res wire.ElicitResul
 		})
 	case r != nil && r.ch == w.ch && r.ch.recent[id] == r:
 		if err != nil {
-			m.fail("late Answer = %v; want nil and the outcome again", err)
+			m.Fatalf("late Answer = %v; want nil and the outcome again", err)
 		}
 		if r.answered && digest(res) == digest(r.won) {
 			m.expect(w, "settled "+r.String()+" answered")

@@ -17,7 +17,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -25,7 +24,7 @@ import (
 
 	"github.com/formbridge/formbridge/app/wire"
 	"github.com/formbridge/formbridge/server/internal/leakcheck"
-	"github.com/formbridge/formbridge/server/internal/modelseed"
+	"github.com/formbridge/formbridge/server/internal/modeltest"
 )
 
 const (
@@ -47,17 +46,12 @@ func modelURL(q int) string {
 const modelBadParams = `{"message":"bad","requestedSchema":{"type":"string"}}`
 
 func TestModel(t *testing.T) {
-	seeds := modelseed.Seeds(t, "HUB_MODEL")
 	before := leakcheck.Take()
-	for _, seed := range seeds {
-		t.Run(fmt.Sprint("seed=", seed), func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) { runModel(t, seed) })
-		})
-	}
+	runs := modeltest.Each(t, "HUB_MODEL", runModel)
 	// synctest.Test already fails if a goroutine of the bubble is left
 	// blocked; this catches any that escaped it.
 	after := leakcheck.After(before)
-	leakcheck.Check(t, "model runs", len(seeds), before, after, leakcheck.Limits{Heap: 64 << 20, Goroutines: 2, Files: 2}, "")
+	leakcheck.Check(t, "model runs", runs, before, after, leakcheck.Limits{Heap: 64 << 20, Goroutines: 2, Files: 2}, "")
 }
 
 // mChan is one channel as the model sees it: a name made again after a
@@ -115,32 +109,25 @@ func (r *mReq) got(res *wire.ElicitResult, err error) {
 func (r *mReq) String() string { return "q" + strconv.Itoa(r.q) }
 
 type model struct {
-	t       *testing.T
-	seed    uint64
-	rng     *rand.Rand
-	h       *Hub
-	closed  bool
-	chans   map[string]*mChan
-	widgets []*mWidget
-	reqs    []*mReq
-	byID    map[string]*mReq
-	steps   []string
-	heard   map[string]int        // frames by kind over the run, to show what it exercised
-	want    map[*mWidget][]string // frames each widget should get this step
-	ordered bool                  // compare this step's frames in order (a backlog)
+	t              *testing.T
+	*modeltest.Log // the seed, and the steps taken
+	rng            *rand.Rand
+	h              *Hub
+	closed         bool
+	chans          map[string]*mChan
+	widgets        []*mWidget
+	reqs           []*mReq
+	byID           map[string]*mReq
+	heard          map[string]int        // frames by kind over the run, to show what it exercised
+	want           map[*mWidget][]string // frames each widget should get this step
+	ordered        bool                  // compare this step's frames in order (a backlog)
 }
 
-func (m *model) fail(format string, args ...any) {
-	m.t.Helper()
-	m.t.Fatalf("seed %d, step %d: %s\nsteps:\n  %s\nreplay: HUB_MODEL_SEED=%d go test ./server/hub -run TestModel",
-		m.seed, len(m.steps), fmt.Sprintf(format, args...), strings.Join(m.steps, "\n  "), m.seed)
-}
-
-func runModel(t *testing.T, seed uint64) {
+func runModel(t *testing.T, log *modeltest.Log) {
 	m := &model{
 		t:     t,
-		seed:  seed,
-		rng:   rand.New(rand.NewPCG(seed, 0x6d6f64656c)),
+		Log:   log,
+		rng:   rand.New(rand.NewPCG(log.Seed, 0x6d6f64656c)),
 		chans: map[string]*mChan{},
 		byID:  map[string]*mReq{},
 		heard: map[string]int{},
@@ -157,11 +144,11 @@ func runModel(t *testing.T, seed uint64) {
 	m.do("close", m.close)
 	for _, r := range m.reqs {
 		if !r.settled {
-			m.fail("%v still pending in the model after Close", r)
+			m.Fatalf("%v still pending in the model after Close", r)
 		}
 	}
 	if held := m.h.held.Load(); held != 0 {
-		m.fail("held %d bytes after Close", held)
+		m.Fatalf("held %d bytes after Close", held)
 	}
 	t.Logf("%d requests; frames heard: %v", len(m.reqs), m.heard)
 }
@@ -210,7 +197,7 @@ func (m *model) step() {
 // checks the hub against the model.
 func (m *model) do(name string, op func()) {
 	m.t.Helper()
-	m.steps = append(m.steps, name)
+	m.Step(name)
 	m.want = map[*mWidget][]string{}
 	m.ordered = false
 	op()
