@@ -20,6 +20,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/formbridge/formbridge/app/wire"
+	"github.com/formbridge/formbridge/app/wire/wiretest"
 )
 
 // Fuzz input for FuzzBridgeFrames: the frames the bridge sends after the
@@ -167,7 +168,7 @@ func checkClientFrame(t *testing.T, data []byte, sent map[string]bool) {
 		t.Errorf("the client wrote error %d: %q", m.Error.Code, data)
 	}
 	for id := range sent {
-		if sameJSON([]byte(id), m.ID) {
+		if wiretest.SameJSON([]byte(id), m.ID) {
 			return
 		}
 	}
@@ -240,14 +241,4 @@ func checkEvents(t *testing.T, events []Event) {
 			fatal = true
 		}
 	}
-}
-
-// sameJSON reports whether a and b are the same JSON value: the client
-// echoes an id re-encoded.
-func sameJSON(a, b []byte) bool {
-	var va, vb any
-	da, db := json.NewDecoder(bytes.NewReader(a)), json.NewDecoder(bytes.NewReader(b))
-	da.UseNumber()
-	db.UseNumber()
-	return da.Decode(&va) == nil && db.Decode(&vb) == nil && reflect.DeepEqual(va, vb)
 }

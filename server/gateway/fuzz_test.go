@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -16,6 +15,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/formbridge/formbridge/app/wire"
+	"github.com/formbridge/formbridge/app/wire/wiretest"
 	"github.com/formbridge/formbridge/server/gateway"
 	"github.com/formbridge/formbridge/server/hub"
 )
@@ -224,7 +224,7 @@ func checkReplies(t *testing.T, i int, typ websocket.MessageType, frame []byte, 
 		case r.Error != nil && r.Method == "" && r.Result == nil:
 			errs++
 			counts, ok := fuzzCodes[r.Error.Code]
-			if !ok || errs > 1 || !sameJSON(r.ID, wantID) {
+			if !ok || errs > 1 || !wiretest.SameJSON(r.ID, wantID) {
 				t.Fatalf("frame %d %q: error %d with id %s (error %d for it); want at most one, of a documented code, with id %s",
 					i, frame, r.Error.Code, r.ID, errs, wantID)
 			}
@@ -262,14 +262,4 @@ func checkReplies(t *testing.T, i int, typ websocket.MessageType, frame []byte, 
 		t.Fatalf("frame %d %q: no error; want %d", i, frame, wantCode)
 	}
 	return bad
-}
-
-// sameJSON reports whether a and b are the same JSON value: the bridge
-// echoes an id re-encoded (compacted, with <, > and & escaped).
-func sameJSON(a, b []byte) bool {
-	var va, vb any
-	da, db := json.NewDecoder(bytes.NewReader(a)), json.NewDecoder(bytes.NewReader(b))
-	da.UseNumber()
-	db.UseNumber()
-	return da.Decode(&va) == nil && db.Decode(&vb) == nil && reflect.DeepEqual(va, vb)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/formbridge/formbridge/app/wire"
+	"github.com/formbridge/formbridge/app/wire/wiretest"
 	"github.com/formbridge/formbridge/server/gateway"
 	"github.com/formbridge/formbridge/server/hub"
 )
@@ -207,7 +208,7 @@ func helloFuzzRun(t *testing.T, b *bridge, c *client, frames [][]byte) {
 	if len(fm.ID) > 0 {
 		wantID = fm.ID
 	}
-	if !sameJSON(m.ID, wantID) {
+	if !wiretest.SameJSON(m.ID, wantID) {
 		t.Fatalf("%s: answered with id %s; want %s", what, m.ID, wantID)
 	}
 

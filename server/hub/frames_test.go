@@ -13,6 +13,7 @@ import (
 
 	"github.com/formbridge/formbridge/app/elicit"
 	"github.com/formbridge/formbridge/app/wire"
+	"github.com/formbridge/formbridge/app/wire/wiretest"
 )
 
 // The fast and the slow encoding of elicitation/create agree, and only
@@ -65,19 +66,12 @@ func TestEncodeCreate(t *testing.T) {
 				if k == "_meta" {
 					continue
 				}
-				if !jsonEqual(v, sent[k]) {
+				if !wiretest.SameJSON(v, sent[k]) {
 					t.Errorf("%s changed: %s -> %s", k, v, sent[k])
 				}
 			}
 		})
 	}
-}
-
-func jsonEqual(a, b json.RawMessage) bool {
-	var x, y any
-	json.Unmarshal(a, &x)
-	json.Unmarshal(b, &y)
-	return cmp.Equal(x, y)
 }
 
 // The hand-written settled frame is the one encoding/json would write.
@@ -139,7 +133,7 @@ func TestAppendMeta(t *testing.T) {
 			}
 			got := appendMeta(nil, st, view)
 			if strings.ContainsAny(string(view), "<>&") {
-				if !jsonEqual(got, want) {
+				if !wiretest.SameJSON(got, want) {
 					t.Errorf("appendMeta:\n got %s\nwant %s", got, want)
 				}
 			} else if string(got) != string(want) {
