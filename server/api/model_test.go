@@ -222,29 +222,11 @@ func (m *apiModel) do(name string, op func()) {
 }
 
 func (m *apiModel) pickPending() *mQuestion {
-	var qs []*mQuestion
-	for _, q := range m.qs {
-		if !q.settled {
-			qs = append(qs, q)
-		}
-	}
-	if len(qs) == 0 {
-		return nil
-	}
-	return qs[m.rng.IntN(len(qs))]
+	return modeltest.Pick(m.rng, m.qs, func(q *mQuestion) bool { return !q.settled })
 }
 
 func (m *apiModel) pickOpen() *mCall {
-	var cs []*mCall
-	for _, c := range m.calls {
-		if !c.answered {
-			cs = append(cs, c)
-		}
-	}
-	if len(cs) == 0 {
-		return nil
-	}
-	return cs[m.rng.IntN(len(cs))]
+	return modeltest.Pick(m.rng, m.calls, func(c *mCall) bool { return !c.answered })
 }
 
 // finish lets every caller leave and time pass beyond every timeout and

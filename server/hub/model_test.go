@@ -171,14 +171,7 @@ func (m *model) step() {
 	case k < 75:
 		m.answer()
 	case k < 83:
-		var open []*mReq
-		for _, r := range m.reqs {
-			if r.cancel != nil && !r.refused {
-				open = append(open, r)
-			}
-		}
-		if len(open) > 0 {
-			r := open[m.rng.IntN(len(open))]
+		if r := modeltest.Pick(m.rng, m.reqs, func(r *mReq) bool { return r.cancel != nil && !r.refused }); r != nil {
 			m.do(fmt.Sprintf("%v withdrawn", r), func() { m.withdraw(r) })
 		}
 	case k < 93:
@@ -206,16 +199,7 @@ func (m *model) do(name string, op func()) {
 }
 
 func (m *model) pickWidget(attachedOnly bool) *mWidget {
-	var ws []*mWidget
-	for _, w := range m.widgets {
-		if !attachedOnly || w.state == "attached" {
-			ws = append(ws, w)
-		}
-	}
-	if len(ws) == 0 {
-		return nil
-	}
-	return ws[m.rng.IntN(len(ws))]
+	return modeltest.Pick(m.rng, m.widgets, func(w *mWidget) bool { return !attachedOnly || w.state == "attached" })
 }
 
 func (m *model) expect(w *mWidget, frame string) { m.want[w] = append(m.want[w], frame) }

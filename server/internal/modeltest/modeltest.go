@@ -6,6 +6,7 @@ package modeltest
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"strconv"
 	"strings"
@@ -73,4 +74,20 @@ func (l *Log) Fatalf(format string, args ...any) {
 	test, _, _ := strings.Cut(l.t.Name(), "/")
 	l.t.Fatalf("seed %d, step %d: %s\nsteps:\n  %s\nreplay: %s_SEED=%d go test -run '^%s$' in this package",
 		l.Seed, len(l.steps), fmt.Sprintf(format, args...), strings.Join(l.steps, "\n  "), l.prefix, l.Seed, test)
+}
+
+// Pick returns an element of xs that keep accepts, chosen by rng, or the
+// zero T when none does (then rng is not used).
+func Pick[T any](rng *rand.Rand, xs []T, keep func(T) bool) T {
+	var kept []T
+	for _, x := range xs {
+		if keep(x) {
+			kept = append(kept, x)
+		}
+	}
+	if len(kept) == 0 {
+		var none T
+		return none
+	}
+	return kept[rng.IntN(len(kept))]
 }
