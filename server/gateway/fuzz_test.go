@@ -97,11 +97,7 @@ func FuzzWidgetFrames(f *testing.F) {
 
 		bad, open := 0, true
 		for i, frame := range frames {
-			frame = bytes.ReplaceAll(frame, []byte(fuzzIDMark), []byte(idText))
-			typ := websocket.MessageText
-			if len(frame) > 0 && frame[0] == fuzzBinaryMark {
-				typ, frame = websocket.MessageBinary, frame[1:]
-			}
+			typ, frame := fuzzFrame(bytes.ReplaceAll(frame, []byte(fuzzIDMark), []byte(idText)))
 			if !fuzzWrite(c, typ, frame) {
 				open = false // closed as the previous frame was answered
 				break
@@ -171,17 +167,33 @@ func FuzzWidgetFrames(f *testing.F) {
 		}
 
 		c.c.CloseNow()
-		deadline := time.Now().Add(5 * time.Second)
-		for b.h.Widgets(hub.DefaultChannel) != 0 || b.h.Pending(hub.DefaultChannel) != 0 || gateway.Unauthenticated(b.gw) != 0 || runtime.NumGoroutine() > goroutines {
-			if time.Now().After(deadline) {
-				buf := make([]byte, 1<<20)
-				t.Fatalf("left behind: %d widgets, %d pending, %d unauthenticated, goroutines %d -> %d\n%s",
-					b.h.Widgets(hub.DefaultChannel), b.h.Pending(hub.DefaultChannel), gateway.Unauthenticated(b.gw),
-					goroutines, runtime.NumGoroutine(), buf[:runtime.Stack(buf, true)])
-			}
-			time.Sleep(time.Millisecond)
-		}
+		noneLeftBehind(t, b, goroutines)
 	})
+}
+
+// fuzzFrame reads fuzzBinaryMark off a frame.
+func fuzzFrame(fr []byte) (websocket.MessageType, []byte) {
+	if len(fr) > 0 && fr[0] == fuzzBinaryMark {
+		return websocket.MessageBinary, fr[1:]
+	}
+	return websocket.MessageText, fr
+}
+
+// noneLeftBehind fails unless, within 5 s of a fuzz run's widget closing,
+// b holds no widget, request or connection in the lobby, and no more
+// goroutines run than before the run.
+func noneLeftBehind(t *testing.T, b *bridge, goroutines int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for b.h.Widgets(hub.DefaultChannel) != 0 || b.h.Pending(hub.DefaultChannel) != 0 || gateway.Unauthenticated(b.gw) != 0 || runtime.NumGoroutine() > goroutines {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<20)
+			t.Fatalf("left behind: %d widgets, %d pending, %d unauthenticated, goroutines %d -> %d\n%s",
+				b.h.Widgets(hub.DefaultChannel), b.h.Pending(hub.DefaultChannel), gateway.Unauthenticated(b.gw),
+				goroutines, runtime.NumGoroutine(), buf[:runtime.Stack(buf, true)])
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
 
 // fuzzWrite sends one frame and reports whether the connection took it.

@@ -155,16 +155,7 @@ func FuzzHelloFrames(f *testing.F) {
 		}
 
 		c.c.CloseNow()
-		deadline := time.Now().Add(5 * time.Second)
-		for br.h.Widgets(hub.DefaultChannel) != 0 || gateway.Unauthenticated(br.gw) != 0 || runtime.NumGoroutine() > goroutines {
-			if time.Now().After(deadline) {
-				buf := make([]byte, 1<<20)
-				t.Fatalf("left behind: %d widgets, %d unauthenticated, goroutines %d -> %d\n%s",
-					br.h.Widgets(hub.DefaultChannel), gateway.Unauthenticated(br.gw),
-					goroutines, runtime.NumGoroutine(), buf[:runtime.Stack(buf, true)])
-			}
-			time.Sleep(time.Millisecond)
-		}
+		noneLeftBehind(t, br, goroutines)
 	})
 }
 
@@ -284,14 +275,6 @@ func helloFuzzRun(t *testing.T, b *bridge, c *client, frames [][]byte) {
 			t.Fatalf("after frame %d %q: %d widgets attached; want 1", i, fr, n)
 		}
 	}
-}
-
-// fuzzFrame reads fuzzBinaryMark off a frame.
-func fuzzFrame(fr []byte) (websocket.MessageType, []byte) {
-	if len(fr) > 0 && fr[0] == fuzzBinaryMark {
-		return websocket.MessageBinary, fr[1:]
-	}
-	return websocket.MessageText, fr
 }
 
 type helloVerdict int
