@@ -7,13 +7,18 @@
 // URL, and its hello the very bytes, that the widget would have used
 // itself (app/client, predial); otherwise it closes it and dials.
 //
-// Only on the bridge's own page, opened from a link with a #token= and no
-// #bridge= (or reloaded after one): a page in another page's frame gets
-// its link by message, and any other case is left to the widget. In the
-// page itself (server/site), it runs as the page is parsed, before
-// go-app's deferred loader. Deferred or async, it ran so late that the
-// handshake's open event waited behind the wasm's start. The widget copes
-// with it running late or not at all.
+// Only on a page of its own, opened from a link with a #token= (or
+// reloaded after one): a page in another page's frame gets its link by
+// message, and is left to the widget. On the bridge's own page the
+// bridge is the page's own, and a link naming another (#bridge=) is left
+// to the widget. On a static site (server/site, GenerateStatic), whose
+// page names its config.json in a meta element, the script fetches that
+// file first and connects where the widget will (app/embed,
+// ChooseBridge); the widget then reads the file from here rather than
+// fetching it again. In the page itself, it runs as the page is parsed,
+// before go-app's deferred loader. Deferred or async, it ran so late that
+// the handshake's open event waited behind the wasm's start. The widget
+// copes with it running late or not at all.
 (() => {
   "use strict";
   const NAME = "formbridgeEarly";
@@ -33,11 +38,10 @@
       return; // storage blocked, or not a link: the widget will see
     }
   }
-  if (token === "" || bridge !== "") return;
+  if (token === "") return;
 
-  // The same as the widget's client.BridgeURL, helloFrame and dialBridge;
-  // the widget compares them with its own before taking the connection.
-  const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
+  // The same as the widget's helloFrame and dialBridge; the widget
+  // compares them with its own before taking the connection.
   const subprotocol = "formbridge.v1";
   const hello = '{"jsonrpc":"2.0","id":"hello","method":"formbridge/hello","params":{"token":' + JSON.stringify(token) +
     ',"clientInfo":{"name":"formbridge-widget","title":"formbridge"},"capabilities":{"elicitation":{"form":{},"url":{}}}}}';
@@ -45,164 +49,231 @@
   // not leave the bridge a widget that never answers.
   const unclaimedFor = 60_000;
 
-  const RealWebSocket = WebSocket;
-  let ws;
-  try {
-    ws = new RealWebSocket(url, [subprotocol]);
-  } catch {
+  const config = document.querySelector('meta[name="formbridge-config"]')?.content ?? "";
+  if (config === "") {
+    // The bridge's own page: the widget's client.BridgeURL with no
+    // #bridge=.
+    if (bridge === "") connect((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
     return;
   }
-  ws.binaryType = "arraybuffer";
+  // A static site. The widget (app/embed, LoadConfig) takes this
+  // promise of the file's {status, text} instead of fetching it again,
+  // so it settles only once the connection is under way, with what
+  // fetch gave even when connecting failed.
+  window.formbridgeConfig = fetch(config, { cache: "no-cache", credentials: "omit", redirect: "error" })
+    .then(async (r) => ({ status: r.status, text: await r.text() }))
+    .catch(() => ({ status: 0, text: "" }))
+    .then((answer) => {
+      try {
+        const url = staticBridge(answer, bridge);
+        if (url !== "") connect(url);
+      } catch {
+        // The widget will see.
+      }
+      return answer;
+    });
 
-  // What the socket did before the widget took it, replayed to it in
-  // order; after that, events pass straight through.
-  const held = [];
-  let socket = null; // the stand-in handed to the widget
-  // When the first frame (hello's answer) came: it may wait here for the
-  // widget for seconds, and the widget reads the bridge's clock in it.
-  let heardAt = 0;
-  const pass = (e) => {
-    if (heardAt === 0 && e.type === "message") heardAt = Date.now();
-    if (socket && held.length === 0) socket.relay(e);
-    else held.push(e);
-  };
-  for (const type of ["open", "message", "error", "close"]) ws.addEventListener(type, pass);
-  ws.addEventListener("open", () => ws.send(hello), { once: true });
-
-  // While the wasm downloads (seconds on a phone's network) go-app's
-  // loader covers the page with "Getting ready… N%", and the requests
-  // waiting for the person are already here: the first is said under it,
-  // as text, so they know what they are waiting for. go-app removes the
-  // loader, and this with it, when the widget starts.
-  let waiting = 0;
-  const preview = (params) => {
-    const loader = document.getElementById("app-wasm-loader");
-    if (!loader || document.getElementById("fb-loader-request")) return;
-    const meta = params._meta?.["formbridge/request"]?.requester ?? {};
-    const shorten = (s, n) => {
-      const chars = Array.from(String(s ?? "").trim());
-      return chars.length > n ? chars.slice(0, n - 1).join("").trimEnd() + "\u2026" : chars.join("");
-    };
-    // As the widget names a requester and sums up a message (app/ui).
-    const who = shorten(meta.title || meta.name, 80) || "A connected app";
-    const what = shorten(String(params.message ?? "").split("\n").find((l) => l.trim() !== ""), 160);
-    const p = document.createElement("p");
-    p.id = "fb-loader-request";
-    p.className = "fb-loader-request";
-    const isolated = (text) => Object.assign(document.createElement("bdi"), { textContent: text });
-    p.append(
-      waiting > 1 ? waiting + " requests are waiting for you. The first, from " : "",
-      isolated(who),
-      waiting > 1 ? ": " : " is asking you: ",
-      what ? "\u201c" : "",
-      isolated(what),
-      what ? "\u201d" : "",
-    );
-    loader.append(p);
-  };
-  const onFrame = (e) => {
-    if (socket || typeof e.data !== "string") return ws.removeEventListener("message", onFrame);
-    let m;
+  // staticBridge is where the widget will connect, given config.json's
+  // answer and the link's bridge, as app/embed's parseConfig and
+  // ChooseBridge decide it; "" where the two might read things apart,
+  // which leaves the connection to the widget. A link never points the
+  // site elsewhere than a bridge its config.json names: that bridge's
+  // requests would be shown, even here under the loader, as this site's.
+  function staticBridge({ status, text }, linkBridge) {
+    if (status === 404) return linkBridge === "" ? "" : bridgeURL(linkBridge);
+    if (status !== 200 || text.length > 16384) return "";
+    let named;
     try {
-      m = JSON.parse(e.data);
+      named = JSON.parse(text)?.bridge;
+    } catch {
+      return "";
+    }
+    // None named: Go's decoder would also take "Bridge" or "BRIDGE",
+    // which this does not read, so the widget decides.
+    if (typeof named !== "string" || named.trim() === "") return "";
+    const url = bridgeURL(named);
+    return linkBridge === "" || bridgeURL(linkBridge) === url ? url : "";
+  }
+
+  // bridgeURL is client.BridgeURL of a bridge that a link or config.json
+  // names: ws(s), with /ws when it has no path. Where the browser writes
+  // a URL otherwise than Go (a host in capitals, a default port), the
+  // widget finds this one is not its own and dials for itself.
+  function bridgeURL(raw) {
+    let u;
+    try {
+      u = new URL(raw.trim());
+    } catch {
+      return "";
+    }
+    const scheme = { "http:": "ws:", "ws:": "ws:", "https:": "wss:", "wss:": "wss:" }[u.protocol];
+    if (scheme === undefined || u.host === "") return "";
+    return scheme + "//" + u.host + (u.pathname === "" || u.pathname === "/" ? "/ws" : u.pathname) + u.search;
+  }
+
+  // connect opens the early connection to url and offers it to the
+  // widget as window[NAME], unless the widget has started without it.
+  function connect(url) {
+    if (window[NAME] !== undefined) return;
+    const RealWebSocket = WebSocket;
+    let ws;
+    try {
+      ws = new RealWebSocket(url, [subprotocol]);
     } catch {
       return;
     }
-    if (m.id === "hello") waiting = Number(m.result?.pending) || 0;
-    if (m.method !== "elicitation/create") return;
-    waiting = Math.max(waiting, 1); // one that came after the hello
-    ws.removeEventListener("message", onFrame);
-    if (m.params && typeof m.params === "object") {
-      if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", () => preview(m.params), { once: true });
-      else preview(m.params);
-    }
-  };
-  ws.addEventListener("message", onFrame);
+    ws.binaryType = "arraybuffer";
 
-  // EarlySocket is the WebSocket the widget's coder/websocket gets: the
-  // early connection, with what it has already received replayed.
-  class EarlySocket extends EventTarget {
-    get url() { return ws.url; }
-    get protocol() { return ws.protocol; }
-    get extensions() { return ws.extensions; }
-    get readyState() { return ws.readyState; }
-    get bufferedAmount() { return ws.bufferedAmount; }
-    get binaryType() { return ws.binaryType; }
-    set binaryType(v) { ws.binaryType = v; }
-    send(data) { ws.send(data); }
-    // coder/websocket closes a dial that timed out with 1008, which a
-    // browser refuses with an exception, leaving the socket to open
-    // later and say hello for a widget that is gone: close it anyway.
-    close(code, reason) {
-      try {
-        ws.close(code, reason);
-      } catch (e) {
-        ws.close(1000);
-        throw e;
-      }
-    }
-    relay(e) {
-      switch (e.type) {
-        case "message":
-          this.dispatchEvent(new MessageEvent("message", { data: e.data }));
-          break;
-        case "close":
-          this.dispatchEvent(new CloseEvent("close", { code: e.code, reason: e.reason, wasClean: e.wasClean }));
-          break;
-        default:
-          this.dispatchEvent(new Event(e.type));
-      }
-    }
-  }
+    // What the socket did before the widget took it, replayed to it in
+    // order; after that, events pass straight through.
+    const held = [];
+    let socket = null; // the stand-in handed to the widget
+    // When the first frame (hello's answer) came: it may wait here for the
+    // widget for seconds, and the widget reads the bridge's clock in it.
+    let heardAt = 0;
+    const pass = (e) => {
+      if (heardAt === 0 && e.type === "message") heardAt = Date.now();
+      if (socket && held.length === 0) socket.relay(e);
+      else held.push(e);
+    };
+    for (const type of ["open", "message", "error", "close"]) ws.addEventListener(type, pass);
+    ws.addEventListener("open", () => ws.send(hello), { once: true });
 
-  const expire = setTimeout(() => drop(), unclaimedFor);
-  const drop = () => {
-    clearTimeout(expire);
-    if (socket) return;
-    window[NAME] = null;
-    ws.close(1000);
-  };
-  window[NAME] = {
-    url,
-    hello,
-    subprotocol,
-    get heardAt() { return heardAt; }, // ms since 1970, 0 before the first frame
-    // take makes the next `new WebSocket(url, [subprotocol])` return the
-    // early connection, once, and returns null; coder/websocket creates
-    // its socket that way and has no other door. Events it already had
-    // reach the new listeners once the code that made the socket has run
-    // (coder/websocket adds its listeners right after), never during it,
-    // as a new socket's would. In a microtask, not a task: between tasks
-    // the browser would first lay out and paint the page go-app has just
-    // built, for the form to replace it at once (10-20 ms of a load, by
-    // interleaved load benches). A connection that has ended is closed
-    // and not handed over: take returns the text frames it got instead
-    // (the bridge's refusal of the token, say), and the widget dials
-    // unless they refuse it.
-    take() {
-      if (ws.readyState !== RealWebSocket.CONNECTING && ws.readyState !== RealWebSocket.OPEN) {
-        const frames = held.filter((e) => e.type === "message" && typeof e.data === "string").map((e) => e.data);
-        drop();
-        return frames;
-      }
-      clearTimeout(expire);
-      window[NAME] = null;
-      window.WebSocket = function (u, protocols) {
-        window.WebSocket = RealWebSocket;
-        if (u !== url || String(protocols) !== subprotocol) {
-          // Not the socket the widget was promised: failing the dial
-          // has it dial for itself.
-          drop();
-          throw new TypeError("formbridge: the early connection is to " + url + " (" + subprotocol + ")");
-        }
-        socket = new EarlySocket();
-        queueMicrotask(() => {
-          while (held.length > 0) socket.relay(held.shift());
-        });
-        return socket;
+    // While the wasm downloads (seconds on a phone's network) go-app's
+    // loader covers the page with "Getting ready… N%", and the requests
+    // waiting for the person are already here: the first is said under it,
+    // as text, so they know what they are waiting for. go-app removes the
+    // loader, and this with it, when the widget starts.
+    let waiting = 0;
+    const preview = (params) => {
+      const loader = document.getElementById("app-wasm-loader");
+      if (!loader || document.getElementById("fb-loader-request")) return;
+      const meta = params._meta?.["formbridge/request"]?.requester ?? {};
+      const shorten = (s, n) => {
+        const chars = Array.from(String(s ?? "").trim());
+        return chars.length > n ? chars.slice(0, n - 1).join("").trimEnd() + "\u2026" : chars.join("");
       };
-      return null;
-    },
-    drop,
-  };
+      // As the widget names a requester and sums up a message (app/ui).
+      const who = shorten(meta.title || meta.name, 80) || "A connected app";
+      const what = shorten(String(params.message ?? "").split("\n").find((l) => l.trim() !== ""), 160);
+      const p = document.createElement("p");
+      p.id = "fb-loader-request";
+      p.className = "fb-loader-request";
+      const isolated = (text) => Object.assign(document.createElement("bdi"), { textContent: text });
+      p.append(
+        waiting > 1 ? waiting + " requests are waiting for you. The first, from " : "",
+        isolated(who),
+        waiting > 1 ? ": " : " is asking you: ",
+        what ? "\u201c" : "",
+        isolated(what),
+        what ? "\u201d" : "",
+      );
+      loader.append(p);
+    };
+    const onFrame = (e) => {
+      if (socket || typeof e.data !== "string") return ws.removeEventListener("message", onFrame);
+      let m;
+      try {
+        m = JSON.parse(e.data);
+      } catch {
+        return;
+      }
+      if (m.id === "hello") waiting = Number(m.result?.pending) || 0;
+      if (m.method !== "elicitation/create") return;
+      waiting = Math.max(waiting, 1); // one that came after the hello
+      ws.removeEventListener("message", onFrame);
+      if (m.params && typeof m.params === "object") {
+        if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", () => preview(m.params), { once: true });
+        else preview(m.params);
+      }
+    };
+    ws.addEventListener("message", onFrame);
+
+    // EarlySocket is the WebSocket the widget's coder/websocket gets: the
+    // early connection, with what it has already received replayed.
+    class EarlySocket extends EventTarget {
+      get url() { return ws.url; }
+      get protocol() { return ws.protocol; }
+      get extensions() { return ws.extensions; }
+      get readyState() { return ws.readyState; }
+      get bufferedAmount() { return ws.bufferedAmount; }
+      get binaryType() { return ws.binaryType; }
+      set binaryType(v) { ws.binaryType = v; }
+      send(data) { ws.send(data); }
+      // coder/websocket closes a dial that timed out with 1008, which a
+      // browser refuses with an exception, leaving the socket to open
+      // later and say hello for a widget that is gone: close it anyway.
+      close(code, reason) {
+        try {
+          ws.close(code, reason);
+        } catch (e) {
+          ws.close(1000);
+          throw e;
+        }
+      }
+      relay(e) {
+        switch (e.type) {
+          case "message":
+            this.dispatchEvent(new MessageEvent("message", { data: e.data }));
+            break;
+          case "close":
+            this.dispatchEvent(new CloseEvent("close", { code: e.code, reason: e.reason, wasClean: e.wasClean }));
+            break;
+          default:
+            this.dispatchEvent(new Event(e.type));
+        }
+      }
+    }
+
+    const expire = setTimeout(() => drop(), unclaimedFor);
+    const drop = () => {
+      clearTimeout(expire);
+      if (socket) return;
+      window[NAME] = null;
+      ws.close(1000);
+    };
+    window[NAME] = {
+      url,
+      hello,
+      subprotocol,
+      get heardAt() { return heardAt; }, // ms since 1970, 0 before the first frame
+      // take makes the next `new WebSocket(url, [subprotocol])` return the
+      // early connection, once, and returns null; coder/websocket creates
+      // its socket that way and has no other door. Events it already had
+      // reach the new listeners once the code that made the socket has run
+      // (coder/websocket adds its listeners right after), never during it,
+      // as a new socket's would. In a microtask, not a task: between tasks
+      // the browser would first lay out and paint the page go-app has just
+      // built, for the form to replace it at once (10-20 ms of a load, by
+      // interleaved load benches). A connection that has ended is closed
+      // and not handed over: take returns the text frames it got instead
+      // (the bridge's refusal of the token, say), and the widget dials
+      // unless they refuse it.
+      take() {
+        if (ws.readyState !== RealWebSocket.CONNECTING && ws.readyState !== RealWebSocket.OPEN) {
+          const frames = held.filter((e) => e.type === "message" && typeof e.data === "string").map((e) => e.data);
+          drop();
+          return frames;
+        }
+        clearTimeout(expire);
+        window[NAME] = null;
+        window.WebSocket = function (u, protocols) {
+          window.WebSocket = RealWebSocket;
+          if (u !== url || String(protocols) !== subprotocol) {
+            // Not the socket the widget was promised: failing the dial
+            // has it dial for itself.
+            drop();
+            throw new TypeError("formbridge: the early connection is to " + url + " (" + subprotocol + ")");
+          }
+          socket = new EarlySocket();
+          queueMicrotask(() => {
+            while (held.length > 0) socket.relay(held.shift());
+          });
+          return socket;
+        };
+        return null;
+      },
+      drop,
+    };
+  }
 })();

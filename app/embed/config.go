@@ -31,17 +31,36 @@ const (
 		"Whoever set it up can check config.json next to this page: it should look like {\"bridge\": \"wss://bridge.example.com/ws\"}."
 )
 
-// LoadConfig fetches the static site's config.json with the browser's
-// fetch, then calls done on the UI goroutine with the bridge it names,
-// or with a problem to show the person instead.
+// pageConfig is the global web/connect.js leaves on a static site's
+// page: a promise of config.json's {status, text}, fetched as the page
+// was parsed (to connect while the wasm loaded).
+const pageConfig = "formbridgeConfig"
+
+// LoadConfig reads the static site's config.json, as the page's script
+// fetched it or else with the browser's fetch, then calls done on the UI
+// goroutine with the bridge it names, or with a problem to show the
+// person instead.
 func LoadConfig(ctx app.Context, done func(ctx app.Context, bridge, problem string)) {
+	read := func(ctx app.Context, status int, text string) {
+		bridge, problem := parseConfig(status, text)
+		done(ctx, bridge, problem)
+	}
+	if early := app.Window().Get(pageConfig); early.Truthy() {
+		// Once: a later read (there is none today) fetches anew.
+		app.Window().Set(pageConfig, nil)
+		settle(ctx, early, func(answer app.Value) (int, string) {
+			status, text := answer.Get("status"), answer.Get("text")
+			if status.Type() != app.TypeNumber || text.Type() != app.TypeString {
+				return 0, ""
+			}
+			return status.Int(), text.String()
+		}, read)
+		return
+	}
 	// no-cache: a changed bridge must be seen at the next load; omit:
 	// the file is public and needs no cookie.
 	init := map[string]any{"cache": "no-cache", "credentials": "omit", "redirect": "error"}
-	fetchText(ctx, app.Getenv(ConfigEnv), init, func(ctx app.Context, status int, text string) {
-		bridge, problem := parseConfig(status, text)
-		done(ctx, bridge, problem)
-	})
+	fetchText(ctx, app.Getenv(ConfigEnv), init, read)
 }
 
 // parseConfig reads config.json's answer: the bridge, or a problem in

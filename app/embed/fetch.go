@@ -34,3 +34,23 @@ func fetchText(ctx app.Context, url string, init map[string]any, done func(ctx a
 	})
 	app.Window().Call("fetch", url, init).Call("then", onResponse, onError)
 }
+
+// settle waits for the promise p, reads what it gives with read (0 and
+// "" when p is rejected), and hands those to done on the UI goroutine.
+func settle(ctx app.Context, p app.Value, read func(v app.Value) (status int, text string), done func(ctx app.Context, status int, text string)) {
+	var onValue, onError app.Func
+	finish := func(status int, text string) {
+		ctx.Dispatch(func(ctx app.Context) { done(ctx, status, text) })
+		onValue.Release()
+		onError.Release()
+	}
+	onValue = app.FuncOf(func(this app.Value, args []app.Value) any {
+		finish(read(args[0]))
+		return nil
+	})
+	onError = app.FuncOf(func(this app.Value, args []app.Value) any {
+		finish(0, "")
+		return nil
+	})
+	p.Call("then", onValue, onError)
+}

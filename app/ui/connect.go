@@ -42,12 +42,13 @@ func (w *widget) connect(ctx app.Context) {
 // predial starts the WebSocket handshake before go-app builds the page,
 // or takes the one the page's script opened while the wasm loaded, when
 // the page's own link says where to connect (client.Predial): not inside
-// another page's frame, where the link arrives later by message, nor on a
-// static site, whose config.json may name another bridge. The fragment
-// (or, on a reload, the link kept from it) is only read here; connect
-// reads it again and clears it.
+// another page's frame, where the link arrives later by message. On a
+// static site, whose config.json may name another bridge, it is left to
+// resolve, once the file is read. The fragment (or, on a reload, the
+// link kept from it) is only read here; connect reads it again and
+// clears it.
 func predial() {
-	if app.IsClient {
+	if app.IsClient && !embed.Static() {
 		client.Predial(predialOptions())
 	}
 }
@@ -55,9 +56,6 @@ func predial() {
 // predialOptions are predial's client.Options; none when it cannot know
 // the bridge yet.
 func predialOptions() client.Options {
-	if embed.Static() {
-		return client.Options{}
-	}
 	win := app.Window()
 	if parent := win.Get("parent"); parent.Truthy() && !parent.Equal(win.JSValue()) {
 		return client.Options{}
@@ -109,10 +107,14 @@ func (w *widget) resolve(ctx app.Context, pageURL string, l link) {
 			}
 			bridge, problem = embed.ChooseBridge(l.Bridge, bridge, problem, same)
 			if problem != "" {
+				client.Predial(client.Options{}) // lets go of the page's connection
 				w.fatal, w.state = problem, connOffline
 				return
 			}
 			l.Bridge = bridge
+			// Takes the connection the page opened while the wasm
+			// loaded, if it is to this bridge (web/connect.js).
+			client.Predial(client.Options{URL: client.BridgeURL(pageURL, bridge), Token: l.Token, ClientInfo: clientInfo})
 			w.dial(ctx, pageURL, l)
 		})
 		return

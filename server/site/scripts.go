@@ -18,10 +18,10 @@ const DemoScript = "demo.js"
 const WarmupScript = "warmup.js"
 
 // ConnectScript is the web folder's file that connects to the bridge and
-// says hello while the wasm loads, for the widget to take over. Only the
-// bridge's own page runs it, as the page is parsed (see widgetScripts),
-// when the folder has it: a static site's bridge is named by its
-// config.json, which the script cannot read.
+// says hello while the wasm loads, for the widget to take over. The
+// bridge's own page and a static site's run it, as the page is parsed
+// (see widgetScripts), when the folder has it; on a static site it reads
+// config.json first, named by the page's formbridge-config meta element.
 const ConnectScript = "connect.js"
 
 // StorageScript is the web folder's file that stands in for the page's

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"html"
 	"io/fs"
 	"os"
 	"path"
@@ -74,12 +75,17 @@ func GenerateStatic(dir string, opts *StaticOptions) error {
 	// No WasmContentLengthHeader: a static host sends what it sends, and
 	// the loader falls back to Content-Length.
 	h := newAppHandler(version, env, prefixedResources{prefix: prefix})
-	scripts := widgetScripts(files, StorageScript)
+	scripts := widgetScripts(files, ConnectScript, StorageScript)
 	// The policy first (and the page's head starts with these, see
 	// rawHeadersFirst): it rules only what follows it. The referrer
 	// policy is the bridge's header, for a host that sends none: a link
-	// the widget opens is not told the page it came from.
-	h.RawHeaders = append([]string{staticPolicy(scripts.hashes), `<meta name="referrer" content="no-referrer">`}, scripts.inline...)
+	// the widget opens is not told the page it came from. connect.js
+	// finds config.json by the meta element before it.
+	h.RawHeaders = append([]string{
+		staticPolicy(scripts.hashes),
+		`<meta name="referrer" content="no-referrer">`,
+		`<meta name="formbridge-config" content="` + html.EscapeString(env[ConfigEnv]) + `">`,
+	}, scripts.inline...)
 	h.Scripts = scripts.linked
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("failed to create %s: %w", dir, err)
@@ -146,7 +152,7 @@ func cleanPrefix(p string) (string, error) {
 
 // copyWeb copies the web folder into dst, precompressed copies included;
 // not its Go sources (they only embed it), the demo's panel, nor
-// connect.js, which only the bridge's own page can use. Static
+// connect.js, which the page carries in itself. Static
 // hosts that honour the precompressed copies (nginx gzip_static, a CDN's
 // precompressed objects) send 1.6 MB instead of 8 MB; others still have
 // app.wasm itself.

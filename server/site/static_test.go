@@ -74,7 +74,7 @@ func TestStaticSiteResolves(t *testing.T) {
 
 // TestStaticSiteCopiesWeb checks the precompressed wasm travels with the
 // site, and neither the embedding Go source, the demo's panel nor the
-// bridge page's early connection does.
+// early connection's script (the page carries it in itself) does.
 func TestStaticSiteCopiesWeb(t *testing.T) {
 	out := generate(t, "")
 	for name, want := range map[string][]byte{"app.wasm": rawWasm, "app.wasm.br": brWasm, "embed.js": []byte("// embed")} {
@@ -83,7 +83,6 @@ func TestStaticSiteCopiesWeb(t *testing.T) {
 			t.Errorf("web/%s: %q, %v; want the web folder's bytes", name, b, err)
 		}
 	}
-	// connect.js cannot know a static site's bridge (its config.json).
 	for _, name := range []string{"web.go", DemoScript, ConnectScript} {
 		if _, err := os.Stat(filepath.Join(out, "web", name)); err == nil {
 			t.Errorf("web/%s was copied into the site", name)
@@ -104,23 +103,41 @@ func TestStaticSitePolicy(t *testing.T) {
 			t.Errorf("index.html lacks %s", want)
 		}
 	}
-	// The storage stand-in runs from the page itself, after the policy
-	// (which rules only what follows it) and allowed by its hash.
-	text, ok := pageInlineScript(string(page), StorageScript)
-	if !ok {
-		t.Fatalf("index.html does not carry %s:\n%s", StorageScript, page)
-	}
+	// The storage stand-in and the early connection run from the page
+	// itself, after the policy (which rules only what follows it) and
+	// allowed by their hashes.
 	policy := bytes.Index(page, []byte(`http-equiv="Content-Security-Policy"`))
-	hash := bytes.Index(page, []byte(hashSource(text)))
-	if hash < 0 || policy < 0 || bytes.Index(page, []byte(text)) < policy {
-		t.Errorf("the policy does not allow %s by its hash, or comes after it:\n%s", StorageScript, page)
+	for _, name := range []string{StorageScript, ConnectScript} {
+		text, ok := pageInlineScript(string(page), name)
+		if !ok {
+			t.Fatalf("index.html does not carry %s:\n%s", name, page)
+		}
+		hash := bytes.Index(page, []byte(hashSource(text)))
+		if hash < 0 || policy < 0 || bytes.Index(page, []byte(text)) < policy {
+			t.Errorf("the policy does not allow %s by its hash, or comes after it:\n%s", name, page)
+		}
 	}
 	// A policy in a meta tag rules only what comes after it: all of it.
 	if first := regexp.MustCompile(`<(?:link|script|style)[ >]`).FindIndex(page); first == nil || first[0] < policy {
 		t.Errorf("a stylesheet or script comes before the policy:\n%s", page)
 	}
-	if _, ok := pageInlineScript(string(page), ConnectScript); ok {
-		t.Errorf("a static page carries %s, which cannot know its bridge", ConnectScript)
+}
+
+// TestStaticSiteNamesItsConfig: the page's early connection (connect.js)
+// reads config.json where the widget will, named in the page before the
+// script, under the site's prefix.
+func TestStaticSiteNamesItsConfig(t *testing.T) {
+	for prefix, want := range map[string]string{"": "/config.json", "/approvals/": "/approvals/config.json"} {
+		out := generate(t, prefix)
+		page, err := os.ReadFile(filepath.Join(out, "index.html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		meta := []byte(`<meta name="formbridge-config" content="` + want + `">`)
+		at, script := bytes.Index(page, meta), bytes.Index(page, []byte("// connect"))
+		if at < 0 || script < 0 || script < at {
+			t.Errorf("prefix %q: the page does not name %s before connect.js:\n%s", prefix, want, page)
+		}
 	}
 }
 

@@ -1,0 +1,101 @@
+package e2e
+
+import (
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/formbridge/formbridge/server/site"
+)
+
+// TestEarlyConnectionStaticSite: a static site's page reads its
+// config.json and connects while the wasm loads (web/connect.js), to the
+// bridge the widget then chooses too, and the widget takes that
+// connection and the file as the page read them: one WebSocket, one
+// request for config.json. Where the widget will refuse the link (it
+// names a bridge other than config.json's), the page connects nowhere.
+func TestEarlyConnectionStaticSite(t *testing.T) {
+	ctx := NewBrowser(t)
+	dir := t.TempDir()
+	if err := site.GenerateStatic(dir, &site.StaticOptions{WebDir: WebDir(), Version: "e2e", Prefix: "/approvals/"}); err != nil {
+		t.Fatalf("GenerateStatic: %v", err)
+	}
+	var configReads atomic.Int32
+	files := http.StripPrefix("/approvals", http.FileServer(http.Dir(dir)))
+	siteURL := "http://" + serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/approvals/"+site.ConfigFile {
+			configReads.Add(1)
+		}
+		files.ServeHTTP(w, r)
+	}), nil) + "/approvals/"
+	origin := strings.TrimSuffix(siteURL, "/approvals/")
+	writeConfig := func(t *testing.T, bridge string) {
+		t.Helper()
+		config := filepath.Join(dir, site.ConfigFile)
+		if err := os.WriteFile(config, []byte(`{"bridge":"`+bridge+`"}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.Remove(config) })
+	}
+	// open opens the site with the fragment, a request already waiting
+	// on b, and answers it.
+	open := func(t *testing.T, b *Bridge, fragment string) {
+		t.Helper()
+		tab := NewTab(t, ctx, t.Name())
+		runFirst(t, tab, recordSockets)
+		out := b.Elicit(t, noteQuestion, nil)
+		configReads.Store(0)
+		do(t, tab, "open the static widget", chromedp.Navigate(siteURL+"#"+fragment))
+		waitForm(t, tab)
+		sendNote(t, tab, out)
+		wantScriptSocketOnly(t, tab)
+		if n := b.Upgrades(); n != 1 {
+			t.Errorf("the bridge took %d connections, want 1", n)
+		}
+		if n := configReads.Load(); n != 1 {
+			t.Errorf("config.json was asked for %d times, want 1 (the page's script's)", n)
+		}
+	}
+	wsURL := func(b *Bridge) string { return "ws" + strings.TrimPrefix(b.URL, "http") + "/ws" }
+
+	t.Run("bridge in config.json", func(t *testing.T) {
+		b := startOriginBridge(t, origin)
+		writeConfig(t, wsURL(b))
+		open(t, b, "token="+b.Token)
+	})
+	t.Run("the same bridge in config.json and the link", func(t *testing.T) {
+		// Written two ways that name one place: the page and the widget
+		// must agree that they do (client.BridgeURL).
+		b := startOriginBridge(t, origin)
+		writeConfig(t, wsURL(b))
+		open(t, b, "token="+b.Token+"&bridge="+b.URL)
+	})
+	t.Run("no config.json, bridge in the link", func(t *testing.T) {
+		b := startOriginBridge(t, origin)
+		open(t, b, "bridge="+wsURL(b)+"&token="+b.Token)
+	})
+	t.Run("link names another bridge", func(t *testing.T) {
+		b := startOriginBridge(t, origin)
+		other := startOriginBridge(t, origin)
+		writeConfig(t, wsURL(b))
+		other.Elicit(t, noteQuestion, nil)
+		tab := NewTab(t, ctx, t.Name())
+		runFirst(t, tab, recordSockets)
+		do(t, tab, "open the static widget", chromedp.Navigate(siteURL+"#bridge="+wsURL(other)+"&token="+other.Token))
+		waitJS(t, tab, "the refusal", `document.body.innerText.includes("different place than the one it is set up for")`)
+		if n := eval[int](t, tab, `__sockets.length`); n != 0 {
+			t.Errorf("the page opened %d WebSockets, want none", n)
+		}
+		if other.Upgrades() != 0 || b.Upgrades() != 0 {
+			t.Errorf("connections: %d to the link's bridge, %d to config.json's; want none", other.Upgrades(), b.Upgrades())
+		}
+		if eval[bool](t, tab, `document.body.innerText.includes("Deploy?")`) {
+			t.Error("the page shows the question of a bridge config.json does not name")
+		}
+	})
+}
