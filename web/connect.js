@@ -7,11 +7,11 @@
 // URL, and its hello the very bytes, that the widget would have used
 // itself (app/client, predial); otherwise it closes it and dials.
 //
-// Only on a page of its own, opened from a link with a #token= (or
-// reloaded after one): a page in another page's frame gets its link by
-// message, and is left to the widget. On the bridge's own page the
-// bridge is the page's own, and a link naming another (#bridge=) is left
-// to the widget. On a static site (server/site, GenerateStatic), whose
+// On a page of its own, opened from a link with a #token= (or reloaded
+// after one); in a host page's frame, once the host has sent the link by
+// message (see framed). On the bridge's own page the bridge is the
+// page's own, and a link naming another (#bridge=) is left to the
+// widget. On a static site (server/site, GenerateStatic), whose
 // page names its config.json in a meta element, the script fetches that
 // file first and connects where the widget will (app/embed,
 // ChooseBridge); the widget then reads the file from here rather than
@@ -23,7 +23,25 @@
   "use strict";
   const NAME = "formbridgeEarly";
   // The widget sets NAME to null when it has started without it.
-  if (window[NAME] !== undefined || window.parent !== window || typeof WebSocket !== "function") return;
+  if (window[NAME] !== undefined || typeof WebSocket !== "function") return;
+
+  // The same as the widget's helloFrame and dialBridge; the widget
+  // compares them with its own before taking the connection.
+  const subprotocol = "formbridge.v1";
+  const helloFor = (token) => '{"jsonrpc":"2.0","id":"hello","method":"formbridge/hello","params":{"token":' + JSON.stringify(token) +
+    ',"clientInfo":{"name":"formbridge-widget","title":"formbridge"},"capabilities":{"elicitation":{"form":{},"url":{}}}}}';
+  // A wasm that never starts (an old browser, a failed download) must
+  // not leave the bridge a widget that never answers.
+  const unclaimedFor = 60_000;
+  // The bridge's own /ws: the widget's client.BridgeURL with no bridge
+  // named.
+  const ownBridge = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
+  const config = document.querySelector('meta[name="formbridge-config"]')?.content ?? "";
+
+  if (window.parent !== window) {
+    framed();
+    return;
+  }
   const link = new URLSearchParams(location.hash.slice(1));
   let token = (link.get("token") ?? "").trim();
   let bridge = (link.get("bridge") ?? "").trim();
@@ -39,21 +57,11 @@
     }
   }
   if (token === "") return;
+  const hello = helloFor(token);
 
-  // The same as the widget's helloFrame and dialBridge; the widget
-  // compares them with its own before taking the connection.
-  const subprotocol = "formbridge.v1";
-  const hello = '{"jsonrpc":"2.0","id":"hello","method":"formbridge/hello","params":{"token":' + JSON.stringify(token) +
-    ',"clientInfo":{"name":"formbridge-widget","title":"formbridge"},"capabilities":{"elicitation":{"form":{},"url":{}}}}}';
-  // A wasm that never starts (an old browser, a failed download) must
-  // not leave the bridge a widget that never answers.
-  const unclaimedFor = 60_000;
-
-  const config = document.querySelector('meta[name="formbridge-config"]')?.content ?? "";
   if (config === "") {
-    // The bridge's own page: the widget's client.BridgeURL with no
-    // #bridge=.
-    if (bridge === "") connect((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
+    // The bridge's own page.
+    if (bridge === "") connect(ownBridge, hello);
     return;
   }
   // A static site. The widget (app/embed, LoadConfig) takes this
@@ -66,7 +74,7 @@
     .then((answer) => {
       try {
         const url = staticBridge(answer, bridge);
-        if (url !== "") connect(url);
+        if (url !== "") connect(url, hello);
       } catch {
         // The widget will see.
       }
@@ -111,9 +119,72 @@
     return scheme + "//" + u.host + (u.pathname === "" || u.pathname === "/" ? "/ws" : u.pathname) + u.search;
   }
 
-  // connect opens the early connection to url and offers it to the
-  // widget as window[NAME], unless the widget has started without it.
-  function connect(url) {
+  // framed runs in a host page's frame (web/embed.js), which sends the
+  // link in an init message once the frame says it listens (ready). The
+  // frame listens from the start here: it says ready, keeps the host's
+  // messages for the widget (app/embed, Attach, which reads them as if
+  // just received, each checked again), and connects with init's token
+  // as on the bridge's own page. Init naming a bridge, or a static site's
+  // frame, is left to the widget.
+  function framed() {
+    const host = hostOrigin(location.hash);
+    if (host === "") return;
+    const held = []; // 64 at most: a host sending more before the widget runs repeats itself
+    const hear = (e) => {
+      if (e.origin !== host || e.source !== window.parent || typeof e.data !== "string" || held.length >= 64) return;
+      held.push(e);
+      const token = initToken(e.data);
+      if (token !== "" && config === "") connect(ownBridge, helloFor(token));
+    };
+    addEventListener("message", hear);
+    window.formbridgeFrame = {
+      // take hands the widget what the host sent so far and stops
+      // listening: the widget listens from then on.
+      take() {
+        removeEventListener("message", hear);
+        window.formbridgeFrame = null;
+        return held.splice(0);
+      },
+    };
+    window.parent.postMessage(JSON.stringify({ formbridge: "embed.v1", type: "ready" }), host);
+  }
+
+  // hostOrigin is the frame's #host=, the host page's origin, as app/embed
+  // reads it (hostOrigin, checkOrigin); "" unless it is an http(s) origin
+  // and nothing more, written as the browser writes one.
+  function hostOrigin(hash) {
+    if (hash.includes(";")) return ""; // Go's query parser refuses it
+    const raw = new URLSearchParams(hash.slice(1)).get("host") ?? "";
+    let u;
+    try {
+      u = new URL(raw);
+    } catch {
+      return "";
+    }
+    if ((u.protocol !== "http:" && u.protocol !== "https:") || u.username !== "" || u.password !== "") return "";
+    const origin = u.protocol + "//" + u.host;
+    return raw.replace(/\/$/, "").toLowerCase() === origin ? origin : "";
+  }
+
+  // initToken is the token of an init message that names no bridge, as
+  // app/embed's parseInbound reads it; "" for any other message.
+  function initToken(text) {
+    if (text.length > 16384) return "";
+    let m;
+    try {
+      m = JSON.parse(text);
+    } catch {
+      return "";
+    }
+    if (m?.formbridge !== "embed.v1" || m.type !== "init" || typeof m.token !== "string") return "";
+    if (m.bridge !== undefined && m.bridge !== null && (typeof m.bridge !== "string" || m.bridge.trim() !== "")) return "";
+    return m.token.trim();
+  }
+
+  // connect opens the early connection to url, saying hello on it, and
+  // offers it to the widget as window[NAME], unless the widget has
+  // started without it or a connection is on offer already.
+  function connect(url, hello) {
     if (window[NAME] !== undefined) return;
     const RealWebSocket = WebSocket;
     let ws;

@@ -60,9 +60,23 @@ func Attach(ctx app.Context, onLink func(ctx app.Context, l Link)) *Host {
 	})
 	win.Call("addEventListener", "message", h.onMessage)
 	h.height = startHeightReporter(func(px int) { h.post(TypeHeight, map[string]any{"height": px}) })
-	h.post(TypeReady, nil)
+	if early := win.Get(pageFrame); early.Truthy() {
+		// The page's script said ready and kept what the host sent
+		// since; it stops listening as the widget starts.
+		held := early.Call("take")
+		for i := range held.Length() {
+			h.receive(held.Index(i))
+		}
+	} else {
+		h.post(TypeReady, nil)
+	}
 	return h
 }
+
+// pageFrame is the global web/connect.js leaves in a frame: it listened
+// to the host page from the page's start, so it could connect with
+// init's token while the wasm loaded.
+const pageFrame = "formbridgeFrame"
 
 // hostOrigin reads "#host=<origin>" and keeps it only when it is an
 // http(s) origin and nothing more (no path, user or query), so it can be

@@ -41,25 +41,25 @@ func (w *widget) connect(ctx app.Context) {
 
 // predial starts the WebSocket handshake before go-app builds the page,
 // or takes the one the page's script opened while the wasm loaded, when
-// the page's own link says where to connect (client.Predial): not inside
-// another page's frame, where the link arrives later by message. On a
-// static site, whose config.json may name another bridge, it is left to
-// resolve, once the file is read. The fragment (or, on a reload, the
-// link kept from it) is only read here; connect reads it again and
-// clears it.
+// the page's own link says where to connect (client.Predial). Inside
+// another page's frame, where the link arrives by message, and on a
+// static site, whose config.json may name another bridge, dial does,
+// once it knows. The fragment (or, on a reload, the link kept from it)
+// is only read here; connect reads it again and clears it.
 func predial() {
-	if app.IsClient && !embed.Static() {
-		client.Predial(predialOptions())
+	if !app.IsClient || embed.Static() {
+		return
 	}
+	win := app.Window()
+	if parent := win.Get("parent"); parent.Truthy() && !parent.Equal(win.JSValue()) {
+		return // dial's, once the host has sent the link
+	}
+	client.Predial(predialOptions(win))
 }
 
 // predialOptions are predial's client.Options; none when it cannot know
 // the bridge yet.
-func predialOptions() client.Options {
-	win := app.Window()
-	if parent := win.Get("parent"); parent.Truthy() && !parent.Equal(win.JSValue()) {
-		return client.Options{}
-	}
+func predialOptions(win app.BrowserWindow) client.Options {
 	loc := win.Get("location")
 	l := orKept(parseFragment(loc.Get("hash").String()))
 	if l.Token == "" {
@@ -112,9 +112,6 @@ func (w *widget) resolve(ctx app.Context, pageURL string, l link) {
 				return
 			}
 			l.Bridge = bridge
-			// Takes the connection the page opened while the wasm
-			// loaded, if it is to this bridge (web/connect.js).
-			client.Predial(client.Options{URL: client.BridgeURL(pageURL, bridge), Token: l.Token, ClientInfo: clientInfo})
 			w.dial(ctx, pageURL, l)
 		})
 		return
@@ -125,6 +122,10 @@ func (w *widget) resolve(ctx app.Context, pageURL string, l link) {
 // dial runs the client until the widget is dismounted.
 func (w *widget) dial(ctx app.Context, pageURL string, l link) {
 	bridgeURL := client.BridgeURL(pageURL, l.Bridge)
+	// In a frame or on a static site, the connection the page's script
+	// opened while the wasm loaded is taken here, if it is to this bridge
+	// with this hello (web/connect.js); elsewhere predial has run.
+	client.Predial(client.Options{URL: bridgeURL, Token: l.Token, ClientInfo: clientInfo})
 	if l.Bridge != "" {
 		w.watch = embed.NewWatch(bridgeURL)
 	}

@@ -281,3 +281,43 @@ func TestLoaderSaysWhatWaits(t *testing.T) {
 	}
 	sendNote(t, ctx, out)
 }
+
+// TestEarlyConnectionEmbedded: in a host page's frame the page's script
+// says ready, takes init's token and connects while the wasm loads
+// (web/connect.js), and the widget takes that connection and the host's
+// messages over: one WebSocket, one ready, and a request already waiting
+// is answered through it. The frame is a process of its own, which a
+// script to run first reaches only through its own target: it is loaded
+// once, given the recorder, and reloaded (the host sends init again).
+func TestEarlyConnectionEmbedded(t *testing.T) {
+	ctx, page, b := hostPage(t, `<formbridge-widget token="{token}"></formbridge-widget>
+<script>
+  window.heard = [];
+  const el = document.querySelector("formbridge-widget");
+  for (const type of ["ready", "pending", "connection"]) {
+    el.addEventListener("formbridge:" + type, (e) => heard.push(Object.assign({type}, e.detail)));
+  }
+</script>`)
+	do(t, ctx, "open the page", chromedp.Navigate(page+"/"))
+	frame := frameContext(t, ctx, b.URL+"/")
+	waitJS(t, ctx, "the widget to connect", `heard.some((e) => e.type === "connection" && e.state === "online")`)
+	runFirst(t, frame, recordSockets)
+	out := b.Elicit(t, noteQuestion, nil)
+	eval[bool](t, ctx, `heard.length = 0; true`)
+	eval[bool](t, frame, `setTimeout(() => location.reload(), 0); true`)
+	waitJS(t, ctx, "the reloaded widget to connect", `heard.some((e) => e.type === "connection" && e.state === "online")`)
+	waitForm(t, frame)
+	focusFrame(t, ctx, frame)
+	sendNote(t, frame, out)
+	wantScriptSocketOnly(t, frame)
+	if n := b.Upgrades(); n != 2 {
+		t.Errorf("the bridge took %d connections over the load and the reload, want 2", n)
+	}
+	if eval[bool](t, frame, `window.formbridgeFrame !== null || window.formbridgeEarly !== null`) {
+		t.Error("the page's script still listens, or still offers its connection")
+	}
+	if n := eval[int](t, ctx, `heard.filter((e) => e.type === "ready").length`); n != 1 {
+		t.Errorf("the host heard ready %d times from the reloaded widget, want once", n)
+	}
+	waitJS(t, ctx, "the host told none wait", `heard.some((e) => e.type === "pending" && e.count === 0)`)
+}
