@@ -33,6 +33,7 @@ func (w *widget) connect(ctx app.Context) {
 	// loads nothing: the page reloads to connect with it.
 	w.releaseHash = app.Window().AddEventListener("hashchange", onLinkChange)
 	if l = orKept(l); l.Refused {
+		client.Predial(client.Options{}) // lets go of the page's connection
 		w.onFatal(true)
 		return
 	}
@@ -94,6 +95,12 @@ func onLinkChange(ctx app.Context, e app.Event) {
 // see embed.ChooseBridge), then dials.
 func (w *widget) resolve(ctx app.Context, pageURL string, l link) {
 	if l.Token == "" {
+		// In a frame or on a static site predial has not run, and the
+		// page's script may have read a token here there is none of (a
+		// fragment Go's query parser refuses, a second init, a space
+		// JavaScript does not trim): its connection must not wait out
+		// its 60 s, nor open later.
+		client.Predial(client.Options{})
 		w.noLink = true
 		w.state = connOffline
 		return
