@@ -37,12 +37,18 @@
   // named.
   const ownBridge = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
   const config = document.querySelector('meta[name="formbridge-config"]')?.content ?? "";
+  // goQuery reads a fragment as Go's url.ParseQuery does for the widget
+  // (app/ui parseFragment, app/embed hostOrigin): null where Go refuses
+  // it, for a ';' or a '%' without two hex digits, which URLSearchParams
+  // reads on.
+  const goQuery = (hash) => (/;|%(?![0-9A-Fa-f]{2})/.test(hash) ? null : new URLSearchParams(hash.slice(1)));
 
   if (window.parent !== window) {
     framed();
     return;
   }
-  const link = new URLSearchParams(location.hash.slice(1));
+  // A fragment Go refuses is no link: the widget then reads the kept one.
+  const link = goQuery(location.hash) ?? new URLSearchParams();
   let token = (link.get("token") ?? "").trim();
   let bridge = (link.get("bridge") ?? "").trim();
   if (token === "") {
@@ -130,11 +136,16 @@
     const host = hostOrigin(location.hash);
     if (host === "") return;
     const held = []; // 64 at most: a host sending more before the widget runs repeats itself
+    // Only the first init connects, as in app/embed's Host.handle: a
+    // later one's token is not the widget's.
+    let linked = false;
     const hear = (e) => {
       if (e.origin !== host || e.source !== window.parent || typeof e.data !== "string" || held.length >= 64) return;
       held.push(e);
-      const token = initToken(e.data);
-      if (token !== "" && config === "") connect(ownBridge, helloFor(token));
+      const init = readInit(e.data);
+      if (init === null || linked) return;
+      linked = true;
+      if (init.token !== "" && init.bridge === "" && config === "") connect(ownBridge, helloFor(init.token));
     };
     addEventListener("message", hear);
     window.formbridgeFrame = {
@@ -153,8 +164,9 @@
   // reads it (hostOrigin, checkOrigin); "" unless it is an http(s) origin
   // and nothing more, written as the browser writes one.
   function hostOrigin(hash) {
-    if (hash.includes(";")) return ""; // Go's query parser refuses it
-    const raw = new URLSearchParams(hash.slice(1)).get("host") ?? "";
+    const q = goQuery(hash);
+    if (q === null) return "";
+    const raw = q.get("host") ?? "";
     let u;
     try {
       u = new URL(raw);
@@ -166,19 +178,21 @@
     return raw.replace(/\/$/, "").toLowerCase() === origin ? origin : "";
   }
 
-  // initToken is the token of an init message that names no bridge, as
-  // app/embed's parseInbound reads it; "" for any other message.
-  function initToken(text) {
-    if (text.length > 16384) return "";
+  // readInit is an init message's {token, bridge}, as app/embed's
+  // parseInbound reads them (absent or null: ""); null for any other
+  // message, or one whose token or bridge Go's decoder would refuse.
+  function readInit(text) {
+    if (text.length > 16384) return null;
     let m;
     try {
       m = JSON.parse(text);
     } catch {
-      return "";
+      return null;
     }
-    if (m?.formbridge !== "embed.v1" || m.type !== "init" || typeof m.token !== "string") return "";
-    if (m.bridge !== undefined && m.bridge !== null && (typeof m.bridge !== "string" || m.bridge.trim() !== "")) return "";
-    return m.token.trim();
+    if (m?.formbridge !== "embed.v1" || m.type !== "init") return null;
+    const field = (v) => (v === undefined || v === null ? "" : typeof v === "string" ? v.trim() : null);
+    const token = field(m.token), bridge = field(m.bridge);
+    return token === null || bridge === null ? null : { token, bridge };
   }
 
   // connect opens the early connection to url, saying hello on it, and
