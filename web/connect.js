@@ -145,18 +145,23 @@
       const init = readInit(e.data);
       if (init === null || linked) return;
       linked = true;
+      frame.token = init.token;
       if (init.token !== "" && init.bridge === "" && config === "") connect(ownBridge, helloFor(init.token));
     };
     addEventListener("message", hear);
-    window.formbridgeFrame = {
+    const frame = {
+      // The first init's token, for the page's other scripts (the demo's
+      // panel, web/demo.js), which would miss an init that came before
+      // they listened.
+      token: "",
       // take hands the widget what the host sent so far and stops
       // listening: the widget listens from then on.
       take() {
         removeEventListener("message", hear);
-        window.formbridgeFrame = null;
         return held.splice(0);
       },
     };
+    window.formbridgeFrame = frame;
     window.parent.postMessage(JSON.stringify({ formbridge: "embed.v1", type: "ready" }), host);
   }
 

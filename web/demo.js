@@ -95,8 +95,12 @@
   function start() {
     var token = readToken();
     var host = hostOrigin();
+    // The page's own script (connect.js) may have heard init already.
+    var early = window.formbridgeFrame;
     if (token) {
       show(token);
+    } else if (host && early && early.token) {
+      show(early.token);
     } else if (host) {
       fromHost(host, show);
     }

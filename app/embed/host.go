@@ -60,14 +60,18 @@ func Attach(ctx app.Context, onLink func(ctx app.Context, l Link)) *Host {
 	})
 	win.Call("addEventListener", "message", h.onMessage)
 	h.height = startHeightReporter(func(px int) { h.post(TypeHeight, map[string]any{"height": px}) })
+	// The page's script may have said ready already, and kept what the
+	// host sent since; it stops listening as the widget starts. A host
+	// that has not answered it (one that began listening only at the
+	// frame's load event) is told again, as before the script said it.
+	answered := false
 	if early := win.Get(pageFrame); early.Truthy() {
-		// The page's script said ready and kept what the host sent
-		// since; it stops listening as the widget starts.
 		held := early.Call("take")
 		for i := range held.Length() {
-			h.receive(held.Index(i))
+			answered = h.receive(held.Index(i)) == TypeInit || answered
 		}
-	} else {
+	}
+	if !answered {
 		h.post(TypeReady, nil)
 	}
 	return h
@@ -98,26 +102,27 @@ func checkOrigin(s string) (string, bool) {
 	return u.Scheme + "://" + strings.ToLower(u.Host), true
 }
 
-// receive handles one message event. Only the parent window, at the
-// origin the iframe was opened for, is listened to; anything else (other
-// frames, extensions, a page that framed the widget under another name)
-// is dropped unread.
-func (h *Host) receive(ev app.Value) {
+// receive handles one message event, and returns its type ("" when it
+// is dropped). Only the parent window, at the origin the iframe was
+// opened for, is listened to; anything else (other frames, extensions, a
+// page that framed the widget under another name) is dropped unread.
+func (h *Host) receive(ev app.Value) string {
 	if ev.Get("origin").String() != h.origin || !ev.Get("source").Equal(h.parent) {
-		return
+		return ""
 	}
 	// JavaScript's String() turns data that is not a string into text
 	// parseInbound finds is not ours ("[object Object]", "10"); Go's
 	// Value.String panics at a BigInt.
 	m, err := parseInbound(app.Window().Call("String", ev.Get("data")).String())
 	if errors.Is(err, errNotOurs) {
-		return
+		return ""
 	}
 	if err != nil {
 		warn("formbridge: ignored a message from the host page: " + err.Error())
-		return
+		return ""
 	}
 	h.ctx.Dispatch(func(ctx app.Context) { h.handle(ctx, m) })
+	return m.Type
 }
 
 // handle acts on a host message, on the UI goroutine.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -78,6 +79,20 @@ func TestEarlyConnectionStaticSite(t *testing.T) {
 	t.Run("no config.json, bridge in the link", func(t *testing.T) {
 		b := startOriginBridge(t, origin)
 		open(t, b, "bridge="+wsURL(b)+"&token="+b.Token)
+	})
+	t.Run("a link the widget cannot read", func(t *testing.T) {
+		// Go's query parser refuses a ';' (the browser's reads on): the
+		// widget sees no link, so the page must not connect with one.
+		b := startOriginBridge(t, origin)
+		writeConfig(t, wsURL(b))
+		tab := NewTab(t, ctx, t.Name())
+		runFirst(t, tab, recordSockets)
+		do(t, tab, "open the static widget", chromedp.Navigate(siteURL+"#token="+b.Token+";"))
+		waitJS(t, tab, "the widget to start", `document.getElementById("app-wasm-loader") === null`)
+		time.Sleep(time.Second) // for a connection that should not come
+		if n, up := eval[int](t, tab, `__sockets.length`), b.Upgrades(); n != 0 || up != 0 {
+			t.Errorf("the page opened %d WebSockets and the bridge took %d; want none", n, up)
+		}
 	})
 	t.Run("link names another bridge", func(t *testing.T) {
 		b := startOriginBridge(t, origin)

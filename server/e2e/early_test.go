@@ -3,6 +3,8 @@ package e2e
 import (
 	"context"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -313,11 +315,84 @@ func TestEarlyConnectionEmbedded(t *testing.T) {
 	if n := b.Upgrades(); n != 2 {
 		t.Errorf("the bridge took %d connections over the load and the reload, want 2", n)
 	}
-	if eval[bool](t, frame, `window.formbridgeFrame !== null || window.formbridgeEarly !== null`) {
-		t.Error("the page's script still listens, or still offers its connection")
+	if eval[bool](t, frame, `window.formbridgeFrame.take().length > 0 || window.formbridgeEarly !== null`) {
+		t.Error("the page's script kept messages after the widget took them, or still offers its connection")
 	}
 	if n := eval[int](t, ctx, `heard.filter((e) => e.type === "ready").length`); n != 1 {
 		t.Errorf("the host heard ready %d times from the reloaded widget, want once", n)
 	}
 	waitJS(t, ctx, "the host told none wait", `heard.some((e) => e.type === "pending" && e.count === 0)`)
+}
+
+// TestEarlyReadyForLateHosts: a host without embed.js that starts
+// listening only at its frame's load event misses the ready the frame's
+// page says as it is read, and is told again when the widget starts; one
+// that answered the first is not. And a host whose first init has no
+// token gets no connection from a later one, early or not.
+func TestEarlyReadyForLateHosts(t *testing.T) {
+	ctx := NewBrowser(t)
+	dir := t.TempDir()
+	page := serveDir(t, dir, "/")
+	b := startOriginBridge(t, page)
+	if err := os.WriteFile(filepath.Join(dir, "index.html"), []byte("<!DOCTYPE html><title>host</title><body></body>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	do(t, ctx, "open the page", chromedp.Navigate(page+"/"))
+	// frame frames the widget anew; its host answers each ready with the
+	// inits, listening from the start or only from the frame's load, and
+	// keeps the type of each message the frame sends in heard.
+	frame := func(late bool, inits ...string) {
+		t.Helper()
+		eval[bool](t, ctx, `(() => {
+			const inits = [`+strings.Join(inits, ",")+`];
+			const f = document.createElement("iframe");
+			f.setAttribute("sandbox", "allow-scripts allow-same-origin allow-forms");
+			f.src = `+strconv.Quote(b.URL+"/#host=")+` + encodeURIComponent(location.origin);
+			window.heard = [];
+			const listen = () => addEventListener("message", (e) => {
+				if (e.source !== f.contentWindow) return;
+				const type = JSON.parse(e.data).type;
+				heard.push(type);
+				if (type !== "ready") return;
+				for (const init of inits) {
+					f.contentWindow.postMessage(JSON.stringify(Object.assign({formbridge: "embed.v1", type: "init"}, init)), "*");
+				}
+			});
+			if (`+strconv.FormatBool(late)+`) f.addEventListener("load", listen, {once: true});
+			else listen();
+			document.body.replaceChildren(f);
+			return true;
+		})()`)
+	}
+	// started waits until the widget in the frame runs: it reports its
+	// height from then on.
+	started := func(t *testing.T) {
+		t.Helper()
+		waitJS(t, ctx, "the widget to start", `heard.includes("height")`)
+		time.Sleep(time.Second) // for a connection that should not come
+	}
+	token := `{"token":` + strconv.Quote(b.Token) + `}`
+
+	t.Run("listening from the frame's load", func(t *testing.T) {
+		frame(true, token)
+		waitJS(t, ctx, "the widget to connect", `heard.includes("connection") && heard.includes("pending")`)
+		if n := b.Upgrades(); n != 1 {
+			t.Errorf("%d connections, want 1", n)
+		}
+	})
+	t.Run("listening from the start", func(t *testing.T) {
+		frame(false, token)
+		started(t)
+		if n := eval[int](t, ctx, `heard.filter((t) => t === "ready").length`); n != 1 {
+			t.Errorf("the host heard ready %d times, want once", n)
+		}
+	})
+	t.Run("first init without a token", func(t *testing.T) {
+		before := b.Upgrades()
+		frame(false, `{"token":""}`, token)
+		started(t)
+		if n := b.Upgrades() - before; n != 0 {
+			t.Errorf("%d connections, want none: only the first init counts", n)
+		}
+	})
 }
