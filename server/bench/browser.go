@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"iter"
 	"maps"
 	"os"
 	"path/filepath"
@@ -239,6 +240,9 @@ func benchBrowser(ctx context.Context, c *config, r *report) error {
 	if err := benchOpenPage(ctx, c, r, exe, bw, fp.target()); err != nil {
 		return err
 	}
+	if err := benchNetworkLoads(ctx, c, r, exe, bw, bh); err != nil {
+		return err
+	}
 	// Last, so its browsers cannot weigh on the timed runs.
 	return benchEngineWork(ctx, loads, exe, bw, targets, dir)
 }
@@ -263,33 +267,96 @@ func benchLoads(ctx context.Context, c *config, r *report, exe string, bw, bh *b
 		{"widget", bw.URL + "/#token=" + bw.Hub.DefaultToken(), widgetProbe},
 		{"hello", bh.URL + "/", helloProbe},
 	}
-	// Load times by run and page, to show how far one run's ratio strays
-	// as well as the figure over all runs.
-	coldByRun := make([]map[string]samples, c.runs)
-	warmByRun := make([]map[string]samples, c.runs)
-	for i := range c.runs {
-		coldByRun[i], warmByRun[i] = map[string]samples{}, map[string]samples{}
+	lt, err := timeLoads(ctx, exe, targets, c.runs, coldLoads)
+	if err != nil {
+		return nil, nil, err
 	}
-	steps := map[string]samples{} // "cold widget 1 wasm requested" -> ms
+	s := r.section("Page load in headless Chromium")
+	s.printf("From the navigation being sent to: the first field of an already-pending elicitation focused (widget), or the hello world's heading mounted by its wasm (floor); the mark is the page's wall clock (`performance.timeOrigin + performance.now()`), compared with Go's. ")
+	s.printf("Both pages are served the same way (server/site: prerendered page, precompressed wasm, immutable versioned assets) from loopback; the widget's also runs its own scripts, which the hello world has no use for: web/storage.js (a stand-in for storage the browser blocks, before go-app's loader) and web/connect.js (the widget's connection opened, and its hello said, while the wasm loads), both inline in the page, and web/warmup.js (a hidden sample form laid out while the wasm loads). ")
+	s.printf("Cold: a new browser on a fresh profile, %d loads of each page (%d runs × %d, the pages alternating); warm: %d more loads in the same browser after each cold one (wasm from the HTTP cache). Each run's own ratio, on the run-by-run rows, shows how far one run's figure strays on this machine.\n\n", c.runs*coldLoads, c.runs, coldLoads, warmLoads)
+	var rows [][]string
+	for kind, byRun := range lt.byKind() {
+		kindRows, w, h := loadRows(kind, byRun)
+		rows = append(rows, kindRows...)
+		r.target("page load, "+kind, fmt.Sprintf("≤ %.2f × hello world mounting", loadBudget),
+			fmt.Sprintf("%s vs %s = %s×", fmtMS(w.median()), fmtMS(h.median()), fmtRatio(w.median()/h.median())), w.median() <= loadBudget*h.median())
+	}
+	s.table([]string{"", "median", "p99", "loads"}, rows)
+
+	s.printf("Where a load's time goes: the median time of each step, in ms from the navigation's start by the page's clock (the page's Navigation and Resource Timing, a wrapped `WebAssembly.instantiateStreaming` and `WebSocket`):\n\n")
+	s.table([]string{"load", "page", "step", "median"}, lt.stepRows())
+	return s, targets, nil
+}
+
+// loadTimes are timeLoads' samples, in ms: by run and then page, cold
+// and warm, and each step's marks ("cold\x00widget\x00<mark>").
+type loadTimes struct {
+	cold, warm []map[string]samples
+	steps      map[string]samples
+}
+
+// byKind gives the cold samples, then the warm ones, by run.
+func (lt loadTimes) byKind() iter.Seq2[string, []map[string]samples] {
+	return func(yield func(string, []map[string]samples) bool) {
+		_ = yield("cold", lt.cold) && yield("warm", lt.warm)
+	}
+}
+
+// loadRows are the table rows of one kind of load (cold, warm): the
+// widget's and the floor's median and p99, their ratio, and each run's
+// own ratio. It returns the samples pooled over the runs too.
+func loadRows(kind string, byRun []map[string]samples) (rows [][]string, w, h samples) {
+	var perRun []string
+	for _, m := range byRun {
+		w, h = append(w, m["widget"]...), append(h, m["hello"]...)
+		perRun = append(perRun, fmtRatio(m["widget"].median()/m["hello"].median()))
+	}
+	return [][]string{
+		{kind + ": widget, first field focused", fmtMS(w.median()), fmtMS(w.p99()), fmt.Sprint(len(w))},
+		{kind + ": floor, hello world mounted", fmtMS(h.median()), fmtMS(h.p99()), fmt.Sprint(len(h))},
+		{kind + ": ratio", fmtRatio(w.median() / h.median()), fmtRatio(w.p99() / h.p99()), ""},
+		{kind + ": ratio of each run's medians, run by run", strings.Join(perRun, ", "), "", ""},
+	}, w, h
+}
+
+// stepRows are the median time of each step marked, by load and page.
+func (lt loadTimes) stepRows() [][]string {
+	var rows [][]string
+	for _, k := range slices.Sorted(maps.Keys(lt.steps)) {
+		parts := strings.SplitN(k, "\x00", 3)
+		rows = append(rows, []string{parts[0], parts[1], strings.SplitN(parts[2], " ", 2)[1], fmtMS(lt.steps[k].median())})
+	}
+	return rows
+}
+
+// timeLoads loads each target cold, in a new browser, then warmLoads
+// times more in it (from its cache), coldPerRun times in each of runs;
+// the targets alternate which goes first, so neither always meets a
+// busier machine.
+func timeLoads(ctx context.Context, exe string, targets []loadTarget, runs, coldPerRun int) (loadTimes, error) {
+	lt := loadTimes{cold: make([]map[string]samples, runs), warm: make([]map[string]samples, runs), steps: map[string]samples{}}
+	for i := range runs {
+		lt.cold[i], lt.warm[i] = map[string]samples{}, map[string]samples{}
+	}
 	addMarks := func(kind, name string, marks map[string]float64) {
 		for k, v := range marks {
-			steps[kind+"\x00"+name+"\x00"+k] = append(steps[kind+"\x00"+name+"\x00"+k], v)
+			key := kind + "\x00" + name + "\x00" + k
+			lt.steps[key] = append(lt.steps[key], v)
 		}
 	}
-	for run := range c.runs * coldLoads {
-		cold, warm := coldByRun[run/coldLoads], warmByRun[run/coldLoads]
+	for run := range runs * coldPerRun {
+		cold, warm := lt.cold[run/coldPerRun], lt.warm[run/coldPerRun]
 		for i := range targets {
-			// Alternate which goes first, so neither always meets a
-			// busier machine.
 			t := targets[(i+run)%len(targets)]
 			b, err := newBrowser(ctx, exe, t.probe)
 			if err != nil {
-				return nil, nil, err
+				return lt, err
 			}
 			v, marks, err := b.load(t.url)
 			if err != nil {
 				b.cancel()
-				return nil, nil, fmt.Errorf("%s, cold load: %w", t.name, err)
+				return lt, fmt.Errorf("%s, cold load: %w", t.name, err)
 			}
 			cold[t.name] = append(cold[t.name], v)
 			addMarks("cold", t.name, marks)
@@ -297,7 +364,7 @@ func benchLoads(ctx context.Context, c *config, r *report, exe string, bw, bh *b
 				v, marks, err := b.load(t.url)
 				if err != nil {
 					b.cancel()
-					return nil, nil, fmt.Errorf("%s, warm load: %w", t.name, err)
+					return lt, fmt.Errorf("%s, warm load: %w", t.name, err)
 				}
 				warm[t.name] = append(warm[t.name], v)
 				addMarks("warm", t.name, marks)
@@ -305,39 +372,5 @@ func benchLoads(ctx context.Context, c *config, r *report, exe string, bw, bh *b
 			b.cancel()
 		}
 	}
-	s := r.section("Page load in headless Chromium")
-	s.printf("From the navigation being sent to: the first field of an already-pending elicitation focused (widget), or the hello world's heading mounted by its wasm (floor); the mark is the page's wall clock (`performance.timeOrigin + performance.now()`), compared with Go's. ")
-	s.printf("Both pages are served the same way (server/site: prerendered page, precompressed wasm, immutable versioned assets) from loopback; the widget's also runs its own scripts, which the hello world has no use for: web/storage.js (a stand-in for storage the browser blocks, before go-app's loader) and web/connect.js (the widget's connection opened, and its hello said, while the wasm loads), both inline in the page, and web/warmup.js (a hidden sample form laid out while the wasm loads). ")
-	s.printf("Cold: a new browser on a fresh profile, %d loads of each page (%d runs × %d, the pages alternating); warm: %d more loads in the same browser after each cold one (wasm from the HTTP cache). Each run's own ratio, on the run-by-run rows, shows how far one run's figure strays on this machine.\n\n", c.runs*coldLoads, c.runs, coldLoads, warmLoads)
-	var rows [][]string
-	for _, k := range []struct {
-		name  string
-		byRun []map[string]samples
-	}{{"cold", coldByRun}, {"warm", warmByRun}} {
-		var w, h samples
-		var perRun []string
-		for _, m := range k.byRun {
-			w, h = append(w, m["widget"]...), append(h, m["hello"]...)
-			perRun = append(perRun, fmtRatio(m["widget"].median()/m["hello"].median()))
-		}
-		rows = append(rows,
-			[]string{k.name + ": widget, first field focused", fmtMS(w.median()), fmtMS(w.p99()), fmt.Sprint(len(w))},
-			[]string{k.name + ": floor, hello world mounted", fmtMS(h.median()), fmtMS(h.p99()), fmt.Sprint(len(h))},
-			[]string{k.name + ": ratio", fmtRatio(w.median() / h.median()), fmtRatio(w.p99() / h.p99()), ""},
-			[]string{k.name + ": ratio of each run's medians, run by run", strings.Join(perRun, ", "), "", ""},
-		)
-		r.target("page load, "+k.name, fmt.Sprintf("≤ %.2f × hello world mounting", loadBudget),
-			fmt.Sprintf("%s vs %s = %s×", fmtMS(w.median()), fmtMS(h.median()), fmtRatio(w.median()/h.median())), w.median() <= loadBudget*h.median())
-	}
-	s.table([]string{"", "median", "p99", "loads"}, rows)
-
-	s.printf("Where a load's time goes: the median time of each step, in ms from the navigation's start by the page's clock (the page's Navigation and Resource Timing, a wrapped `WebAssembly.instantiateStreaming` and `WebSocket`):\n\n")
-	keys := slices.Sorted(maps.Keys(steps))
-	rows = nil
-	for _, k := range keys {
-		parts := strings.SplitN(k, "\x00", 3)
-		rows = append(rows, []string{parts[0], parts[1], strings.SplitN(parts[2], " ", 2)[1], fmtMS(steps[k].median())})
-	}
-	s.table([]string{"load", "page", "step", "median"}, rows)
-	return s, targets, nil
+	return lt, nil
 }
