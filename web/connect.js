@@ -95,7 +95,7 @@
   // requests would be shown, even here under the loader, as this site's.
   function staticBridge({ status, text }, linkBridge) {
     if (status === 404) return linkBridge === "" ? "" : bridgeURL(linkBridge);
-    if (status !== 200 || text.length > 16384) return "";
+    if (status !== 200 || byteLength(text) > 16384) return "";
     let named;
     try {
       named = JSON.parse(text)?.bridge;
@@ -187,7 +187,7 @@
   // parseInbound reads them (absent or null: ""); null for any other
   // message, or one whose token or bridge Go's decoder would refuse.
   function readInit(text) {
-    if (text.length > 16384) return null;
+    if (byteLength(text) > 16384) return null;
     let m;
     try {
       m = JSON.parse(text);
@@ -198,6 +198,11 @@
     const field = (v) => (v === undefined || v === null ? "" : typeof v === "string" ? v.trim() : null);
     const token = field(m.token), bridge = field(m.bridge);
     return token === null || bridge === null ? null : { token, bridge };
+  }
+
+  // byteLength is the length of text in UTF-8, as Go's len counts it.
+  function byteLength(text) {
+    return new TextEncoder().encode(text).length;
   }
 
   // connect opens the early connection to url, saying hello on it, and

@@ -24,6 +24,9 @@ type Host struct {
 	parent app.Value
 	onLink func(ctx app.Context, l Link)
 	linked bool
+	// heardInit: the host's init came before the widget started, kept
+	// by the page's script (web/connect.js).
+	heardInit bool
 
 	onMessage app.Func
 	height    *heightReporter
@@ -36,8 +39,9 @@ type Host struct {
 
 // Attach makes the widget an embedded one when the page runs in an
 // iframe whose URL names the host's origin (#host=…), as embed.js opens
-// it. It then tells the host it is ready and, when the host's init
-// arrives, calls onLink on the UI goroutine with the link to connect
+// it. It then tells the host it is ready (unless the page's script did
+// and the host has answered) and, when the host's init arrives, calls
+// onLink on the UI goroutine with the link to connect
 // with. It returns nil, doing nothing, on a page of its own (or on the
 // host side of go-app, in tests and prerendering).
 func Attach(ctx app.Context, onLink func(ctx app.Context, l Link)) *Host {
@@ -64,18 +68,21 @@ func Attach(ctx app.Context, onLink func(ctx app.Context, l Link)) *Host {
 	// host sent since; it stops listening as the widget starts. A host
 	// that has not answered it (one that began listening only at the
 	// frame's load event) is told again, as before the script said it.
-	answered := false
 	if early := win.Get(pageFrame); early.Truthy() {
 		held := early.Call("take")
 		for i := range held.Length() {
-			answered = h.receive(held.Index(i)) == TypeInit || answered
+			h.heardInit = h.receive(held.Index(i)) == TypeInit || h.heardInit
 		}
 	}
-	if !answered {
+	if !h.heardInit {
 		h.post(TypeReady, nil)
 	}
 	return h
 }
+
+// HeardInit reports whether the host's init came before the widget
+// started, kept by the page's script.
+func (h *Host) HeardInit() bool { return h.heardInit }
 
 // pageFrame is the global web/connect.js leaves in a frame: it listened
 // to the host page from the page's start, so it could connect with

@@ -22,6 +22,12 @@ func (w *widget) connect(ctx app.Context) {
 		w.resolve(ctx, app.Window().URL().String(), link{Token: l.Token, Bridge: l.Bridge})
 	}); w.host != nil {
 		embedded = true
+		if !w.host.HeardInit() {
+			// The page's script may have connected with an init this
+			// widget refused (it reads messages more loosely than Go):
+			// a later init dials anew.
+			client.Predial(client.Options{})
+		}
 		return
 	}
 	pageURL, fragment := readFragment()

@@ -387,6 +387,28 @@ func TestEarlyReadyForLateHosts(t *testing.T) {
 			t.Errorf("the host heard ready %d times, want once", n)
 		}
 	})
+	t.Run("an init the widget refuses", func(t *testing.T) {
+		// A theme that is no object: Go's decoder refuses the whole
+		// message, which the page's script, reading only the token,
+		// connected with. The widget lets that connection go.
+		before := b.Upgrades()
+		frame(false, `{"token":`+strconv.Quote(b.Token)+`,"theme":5}`)
+		started(t)
+		deadline := time.Now().Add(stepTimeout)
+		for {
+			st, err := b.Hub.Status(hub.DefaultChannel)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Widgets == 0 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%d widgets still attached (the page's script connected %d times)", st.Widgets, b.Upgrades()-before)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	})
 	t.Run("first init without a token", func(t *testing.T) {
 		before := b.Upgrades()
 		frame(false, `{"token":""}`, token)
