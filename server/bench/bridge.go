@@ -29,12 +29,18 @@ type bridge struct {
 const benchAPIKey = "bench-key"
 
 func startBridge(opts hub.Options, webDir string) (*bridge, error) {
+	return startBridgeFor(opts, webDir, nil)
+}
+
+// startBridgeFor is startBridge for a widget whose pages may also come
+// from the allowed origins (a static site's).
+func startBridgeFor(opts hub.Options, webDir string, allowed []string) (*bridge, error) {
 	if opts.ServerInfo.Name == "" {
 		opts.ServerInfo = wire.Implementation{Name: "formbridge", Version: "bench"}
 	}
 	h := hub.New(&opts)
 	mux := http.NewServeMux()
-	mux.Handle(wire.Path, gateway.New(h, nil))
+	mux.Handle(wire.Path, gateway.New(h, &gateway.Options{AllowedOrigins: allowed}))
 	mux.Handle("/api/v1/", api.New(h, &api.Options{APIKey: benchAPIKey}))
 	if webDir != "" {
 		s, err := site.New(&site.Options{WebDir: webDir, Version: "bench"})

@@ -240,7 +240,7 @@ func benchBrowser(ctx context.Context, c *config, r *report) error {
 	if err := benchOpenPage(ctx, c, r, exe, bw, fp.target()); err != nil {
 		return err
 	}
-	if err := benchNetworkLoads(ctx, c, r, exe, bw, bh); err != nil {
+	if err := benchNetworkLoads(ctx, c, r, exe, bw, bh, filepath.Join(dir, "widget")); err != nil {
 		return err
 	}
 	// Last, so its browsers cannot weigh on the timed runs.
