@@ -3,8 +3,6 @@ package e2e
 import (
 	"context"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -330,14 +328,7 @@ func TestEarlyConnectionEmbedded(t *testing.T) {
 // that answered the first is not. And a host whose first init has no
 // token gets no connection from a later one, early or not.
 func TestEarlyReadyForLateHosts(t *testing.T) {
-	ctx := NewBrowser(t)
-	dir := t.TempDir()
-	page := serveDir(t, dir, "/")
-	b := startOriginBridge(t, page)
-	if err := os.WriteFile(filepath.Join(dir, "index.html"), []byte("<!DOCTYPE html><title>host</title><body></body>"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	do(t, ctx, "open the page", chromedp.Navigate(page+"/"))
+	ctx, _, b := bareHostPage(t)
 	// frame frames the widget anew; its host answers each ready with the
 	// inits, listening from the start or only from the frame's load, and
 	// keeps the type of each message the frame sends in heard.

@@ -455,16 +455,9 @@ func dedent(s, indent string) string {
 // so a page cannot pass itself off as an allowed host. The same frame
 // naming the page's real origin connects, as control.
 func TestEmbedWidgetChecksHostOrigin(t *testing.T) {
-	ctx := NewBrowser(t)
-	dir := t.TempDir()
-	page := serveDir(t, dir, "/")
-	b := startOriginBridge(t, page)
 	// A bare page: the test frames the widget by hand, as a hostile
 	// script on an allowed page could.
-	if err := os.WriteFile(filepath.Join(dir, "index.html"), []byte("<!DOCTYPE html><title>host</title><body></body>"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	do(t, ctx, "open the page", chromedp.Navigate(page+"/"))
+	ctx, page, b := bareHostPage(t)
 	// frameWith frames the widget for host and posts it init, as JSON
 	// text (the protocol) or, with object, as a structured-clone object
 	// and a BigInt (which syscall/js cannot read as text).
@@ -515,6 +508,22 @@ func TestEmbedWidgetChecksHostOrigin(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// bareHostPage opens an empty page on its own origin, with a bridge
+// that allows it, for a test to frame the widget by hand. It returns the
+// browser, the page's URL and the bridge.
+func bareHostPage(t *testing.T) (ctx context.Context, page string, b *Bridge) {
+	t.Helper()
+	ctx = NewBrowser(t)
+	dir := t.TempDir()
+	page = serveDir(t, dir, "/")
+	b = startOriginBridge(t, page)
+	if err := os.WriteFile(filepath.Join(dir, "index.html"), []byte("<!DOCTYPE html><title>host</title><body></body>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	do(t, ctx, "open the page", chromedp.Navigate(page+"/"))
+	return ctx, page, b
 }
 
 // hostPage serves a page on its own origin, with a bridge that allows
