@@ -1,17 +1,11 @@
 package e2e
 
 import (
-	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
-
-	"github.com/formbridge/formbridge/server/site"
 )
 
 // TestEarlyConnectionStaticSite: a static site's page reads its
@@ -22,26 +16,12 @@ import (
 // names a bridge other than config.json's), the page connects nowhere.
 func TestEarlyConnectionStaticSite(t *testing.T) {
 	ctx := NewBrowser(t)
-	dir := t.TempDir()
-	if err := site.GenerateStatic(dir, &site.StaticOptions{WebDir: WebDir(), Version: "e2e", Prefix: "/approvals/"}); err != nil {
-		t.Fatalf("GenerateStatic: %v", err)
-	}
-	var configReads atomic.Int32
-	files := http.StripPrefix("/approvals", http.FileServer(http.Dir(dir)))
-	siteURL := "http://" + serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/approvals/"+site.ConfigFile {
-			configReads.Add(1)
-		}
-		files.ServeHTTP(w, r)
-	}), nil) + "/approvals/"
+	static := newCountedSite(t)
+	siteURL := "http://" + static.addr + "/approvals/"
 	origin := strings.TrimSuffix(siteURL, "/approvals/")
 	writeConfig := func(t *testing.T, bridge string) {
 		t.Helper()
-		config := filepath.Join(dir, site.ConfigFile)
-		if err := os.WriteFile(config, []byte(`{"bridge":"`+bridge+`"}`), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { os.Remove(config) })
+		static.writeConfig(t, `{"bridge":"`+bridge+`"}`)
 	}
 	// open opens the site with the fragment, a request already waiting
 	// on b, and answers it.
@@ -50,7 +30,7 @@ func TestEarlyConnectionStaticSite(t *testing.T) {
 		tab := NewTab(t, ctx, t.Name())
 		runFirst(t, tab, recordSockets)
 		out := b.Elicit(t, noteQuestion, nil)
-		configReads.Store(0)
+		static.configReads.Store(0)
 		do(t, tab, "open the static widget", chromedp.Navigate(siteURL+"#"+fragment))
 		waitForm(t, tab)
 		sendNote(t, tab, out)
@@ -58,7 +38,7 @@ func TestEarlyConnectionStaticSite(t *testing.T) {
 		if n := b.Upgrades(); n != 1 {
 			t.Errorf("the bridge took %d connections, want 1", n)
 		}
-		if n := configReads.Load(); n != 1 {
+		if n := static.configReads.Load(); n != 1 {
 			t.Errorf("config.json was asked for %d times, want 1 (the page's script's)", n)
 		}
 	}

@@ -1,9 +1,11 @@
 package e2e
 
 import (
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -21,6 +23,40 @@ func staticSite(t *testing.T, prefix string) (dir, siteURL string) {
 		t.Fatalf("GenerateStatic: %v", err)
 	}
 	return dir, serveDir(t, dir, prefix) + prefix
+}
+
+// countedSite is a static site under /approvals/ on a plain file
+// server that counts the requests for its config.json.
+type countedSite struct {
+	dir         string
+	addr        string // host:port it listens on
+	configReads atomic.Int32
+}
+
+func newCountedSite(t *testing.T) *countedSite {
+	t.Helper()
+	s := &countedSite{dir: t.TempDir()}
+	if err := site.GenerateStatic(s.dir, &site.StaticOptions{WebDir: WebDir(), Version: "e2e", Prefix: "/approvals/"}); err != nil {
+		t.Fatalf("GenerateStatic: %v", err)
+	}
+	files := http.StripPrefix("/approvals", http.FileServer(http.Dir(s.dir)))
+	s.addr = serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/approvals/"+site.ConfigFile {
+			s.configReads.Add(1)
+		}
+		files.ServeHTTP(w, r)
+	}), nil)
+	return s
+}
+
+// writeConfig writes the site's config.json until the test ends.
+func (s *countedSite) writeConfig(t *testing.T, body string) {
+	t.Helper()
+	config := filepath.Join(s.dir, site.ConfigFile)
+	if err := os.WriteFile(config, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Remove(config) })
 }
 
 // TestStaticSite: the static site, served under a prefix by a plain file
