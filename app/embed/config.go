@@ -48,13 +48,15 @@ func LoadConfig(ctx app.Context, done func(ctx app.Context, bridge, problem stri
 	if early := app.Window().Get(pageConfig); early.Truthy() {
 		// Once: a later read (there is none today) fetches anew.
 		app.Window().Set(pageConfig, nil)
-		settle(ctx, early, func(answer app.Value) (int, string) {
+		failed := func() { ctx.Dispatch(func(ctx app.Context) { read(ctx, 0, "") }) }
+		then(early, func(answer app.Value) {
 			status, text := answer.Get("status"), answer.Get("text")
 			if status.Type() != app.TypeNumber || text.Type() != app.TypeString {
-				return 0, ""
+				failed()
+				return
 			}
-			return status.Int(), text.String()
-		}, read)
+			ctx.Dispatch(func(ctx app.Context) { read(ctx, status.Int(), text.String()) })
+		}, failed)
 		return
 	}
 	// no-cache: a changed bridge must be seen at the next load; omit:

@@ -10,46 +10,32 @@ func fetchText(ctx app.Context, url string, init map[string]any, done func(ctx a
 	if !app.IsClient {
 		return
 	}
-	var onResponse, onText, onError app.Func
-	status := 0
-	finish := func(text string) {
-		ctx.Dispatch(func(ctx app.Context) { done(ctx, status, text) })
-		onResponse.Release()
-		onText.Release()
-		onError.Release()
-	}
-	onText = app.FuncOf(func(this app.Value, args []app.Value) any {
-		finish(args[0].String())
-		return nil
-	})
-	onError = app.FuncOf(func(this app.Value, args []app.Value) any {
-		status = 0
-		finish("")
-		return nil
-	})
-	onResponse = app.FuncOf(func(this app.Value, args []app.Value) any {
-		status = args[0].Get("status").Int()
-		args[0].Call("text").Call("then", onText, onError)
-		return nil
-	})
-	app.Window().Call("fetch", url, init).Call("then", onResponse, onError)
+	failed := func() { ctx.Dispatch(func(ctx app.Context) { done(ctx, 0, "") }) }
+	then(app.Window().Call("fetch", url, init), func(response app.Value) {
+		status := response.Get("status").Int()
+		then(response.Call("text"), func(text app.Value) {
+			ctx.Dispatch(func(ctx app.Context) { done(ctx, status, text.String()) })
+		}, failed)
+	}, failed)
 }
 
-// settle waits for the promise p, reads what it gives with read (0 and
-// "" when p is rejected), and hands those to done on the UI goroutine.
-func settle(ctx app.Context, p app.Value, read func(v app.Value) (status int, text string), done func(ctx app.Context, status int, text string)) {
+// then calls fulfilled with what the promise p gives, or rejected, and
+// releases both callbacks once either has run. Neither runs on the UI
+// goroutine.
+func then(p app.Value, fulfilled func(v app.Value), rejected func()) {
 	var onValue, onError app.Func
-	finish := func(status int, text string) {
-		ctx.Dispatch(func(ctx app.Context) { done(ctx, status, text) })
+	release := func() {
 		onValue.Release()
 		onError.Release()
 	}
 	onValue = app.FuncOf(func(this app.Value, args []app.Value) any {
-		finish(read(args[0]))
+		release()
+		fulfilled(args[0])
 		return nil
 	})
 	onError = app.FuncOf(func(this app.Value, args []app.Value) any {
-		finish(0, "")
+		release()
+		rejected()
 		return nil
 	})
 	p.Call("then", onValue, onError)
