@@ -148,6 +148,13 @@ func benchSize(ctx context.Context, c *config, r *report) error {
 		rows = append(rows, []string{t.name, mb(sz[0]), mb(sz[1]), mb(sz[2])})
 	}
 	w, h := sizes["widget"], sizes["hello"]
+	// A file missing (a -reuse folder from an older or broken run) would
+	// weigh 0 bytes and meet the budget: no figure is better than that one.
+	for _, name := range []string{"widget", "hello"} {
+		if sz := sizes[name]; slices.Contains(sz[:], 0) {
+			return fmt.Errorf("%s's app.wasm, .gz or .br is missing from %s", name, dir)
+		}
+	}
 	rows = append(rows, []string{"ratio widget / hello", ratio(w[0], h[0]), ratio(w[1], h[1]), ratio(w[2], h[2])})
 	s.table([]string{"", "raw", "gzip -9", "brotli -q 11"}, rows)
 	wl, hl := fileSize(filepath.Join(dir, "widget.linked.wasm.br")), fileSize(filepath.Join(dir, "hello.linked.wasm.br"))
