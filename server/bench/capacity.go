@@ -40,26 +40,26 @@ func benchCapacity(ctx context.Context, c *config, r *report) error {
 	}
 	var perWidget, goroutines, perFloor, floorGoroutines, perPending, pendingTotal, perSubmit, submitTotal, callerStacks samples
 	for run := range runs {
-		per, g, err := idleRun(ctx, nw, false)
+		per, g, err := measureFresh(ctx, "idle", nw)
 		if err != nil {
 			return fmt.Errorf("idle widgets, run %d: %w", run, err)
 		}
 		perWidget = append(perWidget, per)
 		goroutines = append(goroutines, g)
-		per, g, err = idleRun(ctx, nw, true)
+		per, g, err = measureFresh(ctx, "idle-floor", nw)
 		if err != nil {
 			return fmt.Errorf("idle floor, run %d: %w", run, err)
 		}
 		perFloor = append(perFloor, per)
 		floorGoroutines = append(floorGoroutines, g)
-		per, stack, err := pendingRun(ctx, np, false)
+		per, stack, err := measureFresh(ctx, "pending", np)
 		if err != nil {
 			return fmt.Errorf("pending requests, run %d: %w", run, err)
 		}
 		perPending = append(perPending, per)
 		callerStacks = append(callerStacks, stack)
 		pendingTotal = append(pendingTotal, per*pendingRequests/1e6)
-		per, _, err = pendingRun(ctx, np, true)
+		per, _, err = measureFresh(ctx, "submit", np)
 		if err != nil {
 			return fmt.Errorf("pending requests through Submit, run %d: %w", run, err)
 		}
@@ -67,7 +67,7 @@ func benchCapacity(ctx context.Context, c *config, r *report) error {
 		submitTotal = append(submitTotal, per*pendingRequests/1e6)
 	}
 	s := r.section("Capacity")
-	s.printf("Resident memory of the bridge's own process (VmRSS from /proc/self/status), after a garbage collection that returns free memory to the system, before and after; %d runs. ", runs)
+	s.printf("Resident memory of the bridge's own process (VmRSS from /proc/self/status), after a garbage collection that returns free memory to the system, before and after; %d runs, each measurement in a fresh process (this program again), as a bridge starts: the runtime keeps every goroutine it ever ran for reuse, so one run's goroutines would be free for the next. ", runs)
 	s.printf("Idle widgets: %d simulated widgets connect from a child process and say hello, then stay idle; the reference is as many bare coder/websocket connections to a plain server that accepts them with the gateway's options and keeps one goroutine reading each (not a floor: the gateway can, and does, hold a connection more leanly than that). ", nw)
 	s.printf("Pending requests: %d requests (the small form of the other benchmarks) with no widget connected, held two ways: Go API callers blocked in `hub.Elicit`, whose goroutines are counted, and `hub.Submit` with a callback, as the HTTP API holds them (its handler's goroutine is net/http's, not counted here). ", np)
 	s.printf("A blocked caller keeps the stack its call grew to (Go starts a goroutine at 2 KiB, or more after a collection that saw deep stacks, and halves a stack only when under a quarter of it is in use, counting 800 bytes of headroom), so the hub keeps all of Elicit's path within 2 KiB (TestElicitStack in server/hub); the stack row says how much of the figure is the callers' stacks (the runtime's StackInuse before and after).\n\n")
@@ -99,6 +99,66 @@ func settledRSS() (int64, error) {
 	runtime.GC()
 	debug.FreeOSMemory()
 	return rss()
+}
+
+// Each capacity measurement runs in a process of its own (this program
+// again): the Go runtime never frees a goroutine's descriptor (some 550
+// bytes) but keeps it for the next goroutine, so a measurement after
+// another that ran many goroutines would not pay for its own.
+const (
+	childMeasureEnv = "FORMBRIDGE_BENCH_MEASURE" // idle, idle-floor, pending, submit
+)
+
+// capacityResult is what a capacity child writes on standard output.
+type capacityResult struct {
+	Per, Extra float64
+}
+
+// measureFresh runs one of idleRun and pendingRun in a new process and
+// returns its two figures.
+func measureFresh(ctx context.Context, kind string, n int) (float64, float64, error) {
+	ctx, cancel := context.WithTimeout(ctx, capacityRunBounds+30*time.Second)
+	defer cancel()
+	exe, err := os.Executable()
+	if err != nil {
+		return 0, 0, err
+	}
+	cmd := exec.CommandContext(ctx, exe)
+	cmd.Env = append(os.Environ(), childEnv+"=capacity", childMeasureEnv+"="+kind, childCountEnv+"="+strconv.Itoa(n))
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return 0, 0, fmt.Errorf("%s in a new process: %w", kind, err)
+	}
+	var res capacityResult
+	if err := json.Unmarshal(out, &res); err != nil {
+		return 0, 0, fmt.Errorf("%s in a new process: %q: %w", kind, out, err)
+	}
+	return res.Per, res.Extra, nil
+}
+
+// runCapacityChild is measureFresh's process.
+func runCapacityChild() {
+	n, err := strconv.Atoi(os.Getenv(childCountEnv))
+	if err != nil || n < 1 {
+		fmt.Fprintf(os.Stderr, "bench: capacity child: bad count %q\n", os.Getenv(childCountEnv))
+		os.Exit(1)
+	}
+	ctx := context.Background()
+	var res capacityResult
+	switch kind := os.Getenv(childMeasureEnv); kind {
+	case "idle", "idle-floor":
+		res.Per, res.Extra, err = idleRun(ctx, n, kind == "idle-floor")
+	case "pending", "submit":
+		res.Per, res.Extra, err = pendingRun(ctx, n, kind == "submit")
+	default:
+		err = fmt.Errorf("unknown measurement %q", kind)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "bench: capacity child: %v\n", err)
+		os.Exit(1)
+	}
+	json.NewEncoder(os.Stdout).Encode(res)
 }
 
 // idleRun returns the resident bytes and goroutines one idle widget

@@ -24,13 +24,17 @@ const (
 	childReady    = "ready"
 )
 
-func isChild() bool { return os.Getenv(childEnv) == "widgets" }
+func isChild() bool { return os.Getenv(childEnv) == "widgets" || os.Getenv(childEnv) == "capacity" }
 
 // runChild connects the widgets, says "ready N" on standard output once
 // every hello is answered, keeps reading (so pings are answered) until
 // standard input closes or its lifetime ends, then exits.
 func runChild() {
 	raiseFileLimit()
+	if os.Getenv(childEnv) == "capacity" {
+		runCapacityChild()
+		return
+	}
 	n, _ := strconv.Atoi(os.Getenv(childCountEnv))
 	url, token := os.Getenv(childURLEnv), os.Getenv(childTokenEnv)
 	ctx, cancel := context.WithTimeout(context.Background(), childLifetime)
