@@ -221,8 +221,11 @@ func idleRun(ctx context.Context, n int, floor bool) (float64, float64, error) {
 		}
 	}()
 	line, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil || !strings.HasPrefix(line, childReady) {
+	if err != nil {
 		return 0, 0, fmt.Errorf("the widgets' process: %q %v", strings.TrimSpace(line), err)
+	}
+	if err := checkReady(line, n); err != nil {
+		return 0, 0, err
 	}
 	time.Sleep(capacitySettle) // let the hello timers and writers finish
 	after, err := settledRSS()
@@ -235,6 +238,17 @@ func idleRun(ctx context.Context, n int, floor bool) (float64, float64, error) {
 	stop()
 	closed = true
 	return float64(after-before) / float64(n), float64(g1-g0) / float64(n), nil
+}
+
+// checkReady accepts the widgets' process's line only if all n of them
+// connected: it says "ready" with fewer when its lifetime ends first, and
+// the memory of fewer widgets divided by n would be too little.
+func checkReady(line string, n int) error {
+	var got int
+	if _, err := fmt.Sscanf(line, childReady+" %d", &got); err != nil || got != n {
+		return fmt.Errorf("the widgets' process: %q, want %s %d", strings.TrimSpace(line), childReady, n)
+	}
+	return nil
 }
 
 // pendingRun returns the resident bytes one pending request costs, held
