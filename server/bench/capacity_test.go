@@ -1,43 +1,6 @@
 package main
 
-import (
-	"context"
-	"math"
-	"os"
-	"testing"
-)
-
-// TestMain lets the test binary be the benchmark's child processes too.
-func TestMain(m *testing.M) {
-	if isChild() {
-		runChild()
-		return
-	}
-	os.Exit(m.Run())
-}
-
-// The memory a pending request costs does not depend on what ran before
-// it: the runtime keeps the descriptor of every goroutine that ended for
-// the next one, so measured in one process the second run would not pay
-// for its callers' goroutines and come out lower.
-func TestPendingRunsIndependent(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts 60000 goroutines")
-	}
-	const n = 30000
-	ctx := context.Background()
-	first, _, err := measureFresh(ctx, "pending", n)
-	if err != nil {
-		t.Fatal(err)
-	}
-	second, _, err := measureFresh(ctx, "pending", n)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d := math.Abs(second-first) / first; d > 0.08 {
-		t.Errorf("per pending request: %.0f bytes, then %.0f in the next run (%.0f%% apart)", first, second, 100*d)
-	}
-}
+import "testing"
 
 // idleRun divides by the widgets that connected, never by more.
 func TestCheckReady(t *testing.T) {
