@@ -102,8 +102,12 @@
     } catch {
       return "";
     }
-    // None named: Go's decoder would also take "Bridge" or "BRIDGE",
-    // which this does not read, so the widget decides.
+    // Go's decoder also takes "Bridge" or "BRIDGE", the last one
+    // written winning, and fails on one that is not a string: so only a
+    // file with one such key, spelled "bridge", reads alike to both.
+    // (Every string followed by a colon is a key, at any depth.)
+    const keys = [...text.matchAll(/"((?:[^"\\]|\\.)*)"\s*:/g)].map((m) => JSON.parse('"' + m[1] + '"'));
+    if (keys.filter((k) => k.toLowerCase() === "bridge").length !== 1) return "";
     if (typeof named !== "string" || named.trim() === "") return "";
     const url = bridgeURL(named);
     return linkBridge === "" || bridgeURL(linkBridge) === url ? url : "";

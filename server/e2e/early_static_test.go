@@ -74,6 +74,31 @@ func TestEarlyConnectionStaticSite(t *testing.T) {
 			t.Errorf("the page opened %d WebSockets and the bridge took %d; want none", n, up)
 		}
 	})
+	t.Run("config.json that Go reads otherwise", func(t *testing.T) {
+		// Go's decoder takes a "bridge" key in any letter case, the last
+		// one written winning, and refuses the file when one is not a
+		// string; the browser's reads "bridge" alone. The page must not
+		// connect where the widget will not.
+		first, last := startOriginBridge(t, origin), startOriginBridge(t, origin)
+		static.writeConfig(t, `{"bridge":"`+wsURL(first)+`","BRIDGE":"`+wsURL(last)+`"}`)
+		out := last.Elicit(t, noteQuestion, nil)
+		tab := NewTab(t, ctx, t.Name())
+		do(t, tab, "open the static widget", chromedp.Navigate(siteURL+"#token="+last.Token))
+		waitForm(t, tab)
+		sendNote(t, tab, out)
+		if n := first.Upgrades(); n != 0 {
+			t.Errorf("the bridge of the key the widget does not read took %d connections, want none", n)
+		}
+
+		refused := startOriginBridge(t, origin)
+		static.writeConfig(t, `{"bridge":"`+wsURL(refused)+`","BRIDGE":1}`)
+		tab = NewTab(t, ctx, t.Name()+" not a string")
+		do(t, tab, "open the static widget", chromedp.Navigate(siteURL+"#token="+refused.Token))
+		waitJS(t, tab, "the explanation", `document.body.innerText.includes("its settings file cannot be read")`)
+		if n := refused.Upgrades(); n != 0 {
+			t.Errorf("the bridge of a file the widget cannot read took %d connections, want none", n)
+		}
+	})
 	t.Run("link names another bridge", func(t *testing.T) {
 		b := startOriginBridge(t, origin)
 		other := startOriginBridge(t, origin)
