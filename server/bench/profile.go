@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"time"
@@ -17,14 +19,21 @@ type trace struct {
 	stack []string
 }
 
-// readTraces reads a CPU profile through go tool pprof -traces, which
-// prints every distinct stack with its time; the profile carries its
-// own symbols, so the binary is not needed.
-func readTraces(ctx context.Context, path string) ([]trace, error) {
-	out, err := exec.CommandContext(ctx, goTool(), "tool", "pprof", "-traces", path).Output()
+// readTraces reads a profile through go tool pprof -traces, which prints
+// every distinct stack with its value (args may pick the sample type);
+// the profile carries its own symbols, so the binary is not needed.
+func readTraces(ctx context.Context, path string, args ...string) ([]trace, error) {
+	out, err := exec.CommandContext(ctx, goTool(), append(append([]string{"tool", "pprof", "-traces"}, args...), path)...).Output()
 	if err != nil {
 		return nil, fmt.Errorf("go tool pprof -traces: %w", err)
 	}
+	return parseTraces(out)
+}
+
+// parseTraces reads go tool pprof -traces' output: after a header, each
+// stack between rules, its first line the value and the leaf, one frame
+// a line, "(inline)" after a frame the compiler inlined.
+func parseTraces(out []byte) ([]trace, error) {
 	var (
 		traces []trace
 		cur    *trace
@@ -38,6 +47,9 @@ func readTraces(ctx context.Context, path string) ([]trace, error) {
 			continue
 		}
 		fields := strings.Fields(line)
+		if len(fields) > 1 && fields[len(fields)-1] == "(inline)" {
+			fields = fields[:len(fields)-1]
+		}
 		if len(fields) == 0 {
 			continue
 		}
@@ -104,12 +116,43 @@ func sideOf(stack []string) string {
 }
 
 // lockShareLimit is where this report calls the hub's locks a
-// bottleneck: when waiting on them takes more than this share of the CPU.
+// bottleneck: when waiting on them takes more than this share of the
+// CPU, or of the time the requests in flight spent.
 const lockShareLimit = 0.10
 
+// lockWaits is the mutex profile of the profiled run: every wait on a
+// sync.Mutex or RWMutex (and the runtime's own locks), recorded at the
+// unlock that ended it, with the stack of the goroutine unlocking.
+type lockWaits struct {
+	path     string
+	inFlight int           // requests in flight throughout (the callers)
+	window   time.Duration // how long the profiled run took
+}
+
+func mutexProfilePath(c *config) string {
+	return strings.TrimSuffix(c.profile, ".prof") + "-mutex.prof"
+}
+
+func writeMutexProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := pprof.Lookup("mutex").WriteTo(f, 0); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// inHub reports whether a stack passes through server/hub.
+func inHub(stack []string) bool {
+	return slices.ContainsFunc(stack, func(f string) bool { return strings.HasPrefix(f, "github.com/formbridge/formbridge/server/hub.") })
+}
+
 // describeProfile writes where the throughput run's CPU time went, and
-// how much of it the hub's locks took.
-func describeProfile(ctx context.Context, c *config, r *report, path string) error {
+// how much of it, and of the requests' time, the hub's locks took.
+func describeProfile(ctx context.Context, c *config, r *report, path string, locks lockWaits) error {
 	traces, err := readTraces(ctx, path)
 	if err != nil {
 		return err
@@ -126,8 +169,7 @@ func describeProfile(ctx context.Context, c *config, r *report, path string) err
 		if s == "bridge" {
 			byKindBridge[k] += t.d
 		}
-		inHub := slices.ContainsFunc(t.stack, func(f string) bool { return strings.HasPrefix(f, "github.com/formbridge/formbridge/server/hub.") })
-		if inHub {
+		if inHub(t.stack) {
 			hubAll += t.d
 			if k == leafKinds[0].name {
 				hubLocks += t.d
@@ -137,7 +179,23 @@ func describeProfile(ctx context.Context, c *config, r *report, path string) err
 	if total == 0 {
 		return fmt.Errorf("the CPU profile %s is empty", path)
 	}
+	waits, err := readTraces(ctx, locks.path, "-sample_index=delay")
+	if err != nil {
+		return err
+	}
+	var waitAll, waitHub time.Duration
+	for _, t := range waits {
+		waitAll += t.d
+		if inHub(t.stack) {
+			waitHub += t.d
+		}
+	}
+	requestTime := time.Duration(locks.inFlight) * locks.window
+	if requestTime <= 0 {
+		return fmt.Errorf("the profiled run has no requests in flight")
+	}
 	pct := func(d time.Duration) string { return fmt.Sprintf("%.1f%%", 100*float64(d)/float64(total)) }
+	waitPct := func(d time.Duration) string { return fmt.Sprintf("%.2g%%", 100*float64(d)/float64(requestTime)) }
 	s := r.section("Where the time goes (CPU profile of the last Go API throughput run)")
 	s.printf("`go tool pprof %s` (written by this run, %s of samples over both cores). Each sample is counted once, by the function it was in; the share of every sample is given.\n\n", c.profile, total.Round(time.Millisecond))
 	var rows [][]string
@@ -157,9 +215,13 @@ func describeProfile(ctx context.Context, c *config, r *report, path string) err
 	}
 	s.table([]string{"doing what", "share of CPU, all", "of which in the bridge"}, rows)
 	s.printf("Under `server/hub` stacks: %s of the CPU in all, %s waiting on or handing off locks.\n\n", pct(hubAll), pct(hubLocks))
-	s.printf("In a sentence: %s of the CPU went to the simulated widgets, not the bridge; the largest share goes to %s (%s), then %s (%s) and %s (%s); the hub's locks take %s, so they are %s the bottleneck.\n",
-		pct(bySide[sides[0].name]), kinds[0], pct(byKind[kinds[0]]), kinds[1], pct(byKind[kinds[1]]), kinds[2], pct(byKind[kinds[2]]), pct(hubLocks), notIf(float64(hubLocks) > lockShareLimit*float64(total)))
-	r.target("hub locks in the throughput profile", fmt.Sprintf("not the bottleneck (≤ %.0f%% of CPU)", 100*lockShareLimit), pct(hubLocks)+" of CPU", float64(hubLocks) <= lockShareLimit*float64(total))
+	s.printf("A goroutine waiting on a lock burns no CPU, so a lock that made requests queue would hardly show above. The same run's mutex profile (`go tool pprof -sample_index=delay %s`) records every wait on a lock, at the unlock that ends it: %s of waiting in all, %s of it on locks released in `server/hub` code, against %.0f s that the run's %d requests in flight spent (%d callers for %s): %s.\n\n",
+		locks.path, fmtMS(float64(waitAll)/1e6), fmtMS(float64(waitHub)/1e6), requestTime.Seconds(), locks.inFlight, locks.inFlight, locks.window.Round(time.Millisecond), waitPct(waitHub))
+	bottleneck := float64(hubLocks) > lockShareLimit*float64(total) || float64(waitHub) > lockShareLimit*float64(requestTime)
+	s.printf("In a sentence: %s of the CPU went to the simulated widgets, not the bridge; the largest share goes to %s (%s), then %s (%s) and %s (%s); the hub's locks take %s of the CPU and %s of the requests' time, so they are %s the bottleneck.\n",
+		pct(bySide[sides[0].name]), kinds[0], pct(byKind[kinds[0]]), kinds[1], pct(byKind[kinds[1]]), kinds[2], pct(byKind[kinds[2]]), pct(hubLocks), waitPct(waitHub), notIf(bottleneck))
+	r.target("hub locks in the throughput run", fmt.Sprintf("not the bottleneck (≤ %.0f%% of CPU, ≤ %.0f%% of the requests' time spent waiting on them)", 100*lockShareLimit, 100*lockShareLimit),
+		fmt.Sprintf("%s of CPU, %s of the requests' time", pct(hubLocks), waitPct(waitHub)), !bottleneck)
 	return nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"runtime"
 	"runtime/pprof"
 	"sync"
 	"sync/atomic"
@@ -115,17 +116,28 @@ func benchThroughput(ctx context.Context, c *config, r *report) error {
 		return err
 	}
 	defer prof.Close()
+	var locks lockWaits
 	for run := range c.runs {
-		// The profile covers the last Go API run, when everything is warm.
+		// The profiles cover the last Go API run, when everything is
+		// warm: CPU, and every wait on a lock (a waiting goroutine
+		// burns no CPU, so the CPU profile cannot show a lock that
+		// serializes requests).
 		last := run == c.runs-1
 		if last {
 			if err := pprof.StartCPUProfile(prof); err != nil {
 				return err
 			}
+			runtime.SetMutexProfileFraction(1)
 		}
+		start := time.Now()
 		rate, err := goAPIRun(ctx, b, channels)
 		if last {
 			pprof.StopCPUProfile()
+			runtime.SetMutexProfileFraction(0)
+			locks = lockWaits{path: mutexProfilePath(c), inFlight: len(channels) * callersPerChannel, window: time.Since(start)}
+			if werr := writeMutexProfile(locks.path); werr != nil && err == nil {
+				err = werr
+			}
 		}
 		if err != nil {
 			return fmt.Errorf("Go API run %d: %w", run, err)
@@ -160,7 +172,7 @@ func benchThroughput(ctx context.Context, c *config, r *report) error {
 	r.target(fmt.Sprintf("throughput, Go API, %d widgets", nw), fmt.Sprintf("≥ %d/s", goAPITarget), fmt.Sprintf("%.0f/s (slowest run %.0f/s)", goRates.median(), goRates.min()), goRates.median() >= goAPITarget)
 	r.target(fmt.Sprintf("throughput, HTTP API, %d widgets", nw), fmt.Sprintf("≥ %d/s", httpAPITarget), fmt.Sprintf("%.0f/s (slowest run %.0f/s)", httpRates.median(), httpRates.min()), httpRates.median() >= httpAPITarget)
 	prof.Close()
-	return describeProfile(ctx, c, r, c.profile)
+	return describeProfile(ctx, c, r, c.profile, locks)
 }
 
 // connectWidgets makes n channels, each with one answering widget.
