@@ -73,6 +73,12 @@ func answerFrame(id string) []byte {
 // answer reads frames until ctx ends or the connection drops, answering
 // each elicitation/create; seen, when set, gets every create frame.
 func (w *simWidget) answer(ctx context.Context, seen func(create []byte)) error {
+	// A context of its own: each Read arms its timeout with
+	// context.AfterFunc, which registers with the context's parent under
+	// that parent's lock; shared by a thousand widgets, that lock was
+	// where the run's goroutines waited most (the mutex profile).
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	for {
 		_, data, err := w.c.Read(ctx)
 		if err != nil {
