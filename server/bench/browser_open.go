@@ -107,7 +107,7 @@ const settleOpen = 6 * time.Second
 // openRun is what measureOpen measured on one page, in ms.
 type openRun struct {
 	first       float64 // one request sent as soon as the page was online
-	shown       samples // sent -> form on screen, once the page has settled
+	shown       samples // sent -> form in the page, once the page has settled
 	clicked     samples // call -> click -> result
 	uncertainty float64 // of the page's clock against Go's
 }
@@ -167,7 +167,7 @@ func measureOpen(ctx context.Context, c *config, exe string, t openTarget, n int
 	}
 	time.Sleep(settleOpen)
 	for run := range c.runs {
-		// Sent -> form on screen; then the request is withdrawn.
+		// Sent -> form in the page; then the request is withdrawn.
 		for i := range n {
 			shown, err := showOne(1 + run*n + i)
 			if err != nil {
@@ -211,19 +211,19 @@ func benchOpenPage(ctx context.Context, c *config, r *report, exe string, bw *br
 	s := r.section("With the page open")
 	s.printf("The page open and online in headless Chromium, %d runs × %d, which start once the page has been online for at least %s: a person's page is open before a request comes, and the widget spends its first quiet moments on a hidden sample form, so that the browser has compiled and optimized its form code before anyone waits on it (app/ui/warmup.go). ", c.runs, n, settleOpen)
 	s.printf("One request sent the moment the page came online, before the warm-up, took %s to show (floor %s). ", fmtMS(wm.first), fmtMS(fm.first))
-	s.printf("Form shown: from `hub.Elicit` being called to a MutationObserver in the page seeing the form with its Send button; the page's clock is matched to Go's through the DevTools protocol (uncertainty ±%.2f ms, floor ±%.2f ms). ", wm.uncertainty, fm.uncertainty)
+	s.printf("Form shown: from `hub.Elicit` being called to a MutationObserver in the page seeing the form with its Send button, that is the form in the page: the browser paints it at its next frame (within 16.7 ms at 60 frames a second, the floor's alike), which is not counted, as no page can hurry it; the page's clock is matched to Go's through the DevTools protocol (uncertainty ±%.2f ms, floor ±%.2f ms). ", wm.uncertainty, fm.uncertainty)
 	s.printf("Click: from `hub.Elicit` being called to its result, the page clicking Send as soon as the form appears (the form's default makes it a valid answer). ")
 	s.printf("Floor: a go-app page with only coder/websocket and a form (server/bench/testdata/hello-ws), fed the request's id over a bare WebSocket and writing it back on the click. ")
 	s.printf("go-app v9 renders a dispatched update on its next frame tick (120 a second; after an idle spell the first tick comes a whole frame after the dispatch), which the floor pays too.\n\n")
 	s.table([]string{"", "median", "p99", "samples", "target p99"}, [][]string{
-		{"elicitation sent → form on screen", fmtMS(shown.median()), fmtMS(shown.p99()), fmt.Sprint(len(shown)), fmt.Sprintf("< %g ms", formShownP99)},
-		{"floor: frame sent → form on screen", fmtMS(fShown.median()), fmtMS(fShown.p99()), fmt.Sprint(len(fShown)), ""},
+		{"elicitation sent → form in the page", fmtMS(shown.median()), fmtMS(shown.p99()), fmt.Sprint(len(shown)), fmt.Sprintf("< %g ms", formShownP99)},
+		{"floor: frame sent → form in the page", fmtMS(fShown.median()), fmtMS(fShown.p99()), fmt.Sprint(len(fShown)), ""},
 		{"ratio", fmtRatio(shown.median() / fShown.median()), fmtRatio(shown.p99() / fShown.p99()), "", ""},
 		{"call → scripted click → result", fmtMS(clicked.median()), fmtMS(clicked.p99()), fmt.Sprint(len(clicked)), fmt.Sprintf("< %g ms", clickedP99)},
 		{"floor: frame sent → click → frame back", fmtMS(fClicked.median()), fmtMS(fClicked.p99()), fmt.Sprint(len(fClicked)), ""},
 		{"ratio", fmtRatio(clicked.median() / fClicked.median()), fmtRatio(clicked.p99() / fClicked.p99()), "", ""},
 	})
-	r.target("page open: sent → form on screen, p99", fmt.Sprintf("< %g ms", formShownP99), fmt.Sprintf("%s (median %s; floor p99 %s)", fmtMS(shown.p99()), fmtMS(shown.median()), fmtMS(fShown.p99())), shown.p99() < formShownP99)
+	r.target("page open: sent → form in the page, p99", fmt.Sprintf("< %g ms", formShownP99), fmt.Sprintf("%s (median %s; floor p99 %s)", fmtMS(shown.p99()), fmtMS(shown.median()), fmtMS(fShown.p99())), shown.p99() < formShownP99)
 	r.target("page open: call → click → result, p99", fmt.Sprintf("< %g ms", clickedP99), fmt.Sprintf("%s (median %s; floor p99 %s)", fmtMS(clicked.p99()), fmtMS(clicked.median()), fmtMS(fClicked.p99())), clicked.p99() < clickedP99)
 	return nil
 }

@@ -17,7 +17,7 @@ import (
 type machine struct {
 	CPU, Kernel, Go, Chromium string
 	Cores                     int
-	MemoryMB                  int
+	MemoryMiB                 int
 }
 
 func describeMachine() machine {
@@ -37,7 +37,7 @@ func describeMachine() machine {
 	}
 	var si syscall.Sysinfo_t
 	if syscall.Sysinfo(&si) == nil {
-		m.MemoryMB = int(uint64(si.Totalram) * uint64(si.Unit) >> 20)
+		m.MemoryMiB = int(uint64(si.Totalram) * uint64(si.Unit) >> 20)
 	}
 	if exe, ok := chromium.Path(); ok {
 		if out, err := exec.Command(exe, "--version").Output(); err == nil {

@@ -73,7 +73,7 @@ func (r *report) markdown() string {
 	fmt.Fprintf(&b, "Written by `go run ./server/bench -out BENCHMARKS.md` (`make bench`); every figure below was measured by that run. ")
 	fmt.Fprintf(&b, "Benchmarks are not tests: a missed target is reported here, never a failed build.\n\n")
 	fmt.Fprintf(&b, "- Date: %s (took %s)\n", r.start.Format("2006-01-02 15:04 UTC"), time.Since(r.start).Round(time.Second))
-	fmt.Fprintf(&b, "- Machine: %s, %d cores, %d MB memory, %s\n", m.CPU, m.Cores, m.MemoryMB, m.Kernel)
+	fmt.Fprintf(&b, "- Machine: %s, %d cores, %d MiB memory, %s\n", m.CPU, m.Cores, m.MemoryMiB, m.Kernel)
 	fmt.Fprintf(&b, "- Load average (1, 5, 15 min) at the start: %s; at the end: %s. The machine is shared, so figures are noisy; a ratio to a floor measured in the same run is the steadier reading\n", r.load0, loadAverage())
 	fmt.Fprintf(&b, "- Go: %s; Chromium: %s\n", m.Go, m.Chromium)
 	fmt.Fprintf(&b, "- Runs per figure: %d; counts scaled by %g; loopback (127.0.0.1) only\n", r.c.runs, r.c.scale)
