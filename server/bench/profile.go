@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"runtime/pprof"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -35,15 +36,16 @@ func readTraces(ctx context.Context, path string, args ...string) ([]trace, erro
 // a line, "(inline)" after a frame the compiler inlined.
 func parseTraces(out []byte) ([]trace, error) {
 	var (
-		traces []trace
-		cur    *trace
+		traces   []trace
+		cur      *trace
+		inStacks bool // past the header
 	)
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
 		line := sc.Text()
 		if strings.HasPrefix(line, "-----------+") {
-			cur = nil
+			cur, inStacks = nil, true
 			continue
 		}
 		fields := strings.Fields(line)
@@ -54,9 +56,13 @@ func parseTraces(out []byte) ([]trace, error) {
 			continue
 		}
 		if cur == nil && len(fields) >= 2 {
-			d, err := time.ParseDuration(fields[0])
+			if !inStacks || strings.HasSuffix(fields[0], ":") {
+				continue // the header, or a sample's label
+			}
+			d, err := parseValue(fields[0])
 			if err != nil {
-				continue // the header
+				// Skipped, its time would be missing from every share.
+				return nil, fmt.Errorf("go tool pprof -traces: %q: %w", line, err)
 			}
 			traces = append(traces, trace{d: d, stack: []string{fields[1]}})
 			cur = &traces[len(traces)-1]
@@ -67,6 +73,19 @@ func parseTraces(out []byte) ([]trace, error) {
 		}
 	}
 	return traces, sc.Err()
+}
+
+// parseValue reads a time as pprof writes it: a duration, "0", or hours
+// as "1.50hrs", which time.ParseDuration does not know.
+func parseValue(s string) (time.Duration, error) {
+	if h, ok := strings.CutSuffix(s, "hrs"); ok {
+		f, err := strconv.ParseFloat(h, 64)
+		if err != nil {
+			return 0, err
+		}
+		return time.Duration(f * float64(time.Hour)), nil
+	}
+	return time.ParseDuration(s)
 }
 
 // Where CPU time goes, by the function the sample was in (its leaf),

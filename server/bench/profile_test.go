@@ -36,3 +36,26 @@ Time: 2026-12-07 18:47:38 UTC
 		t.Errorf("second trace %v %q", traces[1].d, traces[1].stack)
 	}
 }
+
+// go tool pprof writes a value of an hour or more in "hrs", as a lock
+// that made two thousand callers wait would add up to: such a stack must
+// be counted, not skipped as if it were the header.
+func TestParseTracesHours(t *testing.T) {
+	out := []byte(`File: bench
+Type: delay
+-----------+-------------------------------------------------------
+   1.50hrs   sync.(*Mutex).Unlock
+             github.com/formbridge/formbridge/server/hub.(*Hub).Elicit
+-----------+-------------------------------------------------------
+`)
+	traces, err := parseTraces(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(traces) != 1 || traces[0].d != 90*time.Minute {
+		t.Fatalf("traces %+v, want one of 1h30m", traces)
+	}
+	if _, err := parseTraces([]byte("-----------+---\n  1.5days   main.f\n")); err == nil {
+		t.Error("a value in an unknown unit was skipped without an error")
+	}
+}
