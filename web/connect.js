@@ -116,11 +116,19 @@
   // bridgeURL is client.BridgeURL of a bridge that a link or config.json
   // names: ws(s), with /ws when it has no path. Where the browser writes
   // a URL otherwise than Go (a host in capitals, a default port), the
-  // widget finds this one is not its own and dials for itself.
+  // widget finds this one is not its own and dials for itself. "" for a
+  // form the two parsers might read apart: the browser's takes "wss:/a",
+  // "https:\\a", a "%zz", controls and a byte-order mark, which Go's
+  // refuses, so only plain ASCII addresses with a host of letters,
+  // digits, dots and dashes are read here (any other: the widget
+  // decides).
+  const plainAddress = /^(?:wss?|https?):\/\/[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:[/?][A-Za-z0-9._~!$&'()*+,;=:@/?%-]*)?$/i;
   function bridgeURL(raw) {
+    const trimmed = raw.replace(/^[\t\n\v\f\r ]+|[\t\n\v\f\r ]+$/g, "");
+    if (!plainAddress.test(trimmed) || /%(?![0-9A-Fa-f]{2})/.test(trimmed)) return "";
     let u;
     try {
-      u = new URL(raw.trim());
+      u = new URL(trimmed);
     } catch {
       return "";
     }

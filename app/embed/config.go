@@ -50,6 +50,10 @@ func LoadConfig(ctx app.Context, done func(ctx app.Context, bridge, problem stri
 		app.Window().Set(pageConfig, nil)
 		failed := func() { ctx.Dispatch(func(ctx app.Context) { read(ctx, 0, "") }) }
 		then(early, func(answer app.Value) {
+			if answer.Type() != app.TypeObject { // Get would panic
+				failed()
+				return
+			}
 			status, text := answer.Get("status"), answer.Get("text")
 			if status.Type() != app.TypeNumber || text.Type() != app.TypeString {
 				failed()

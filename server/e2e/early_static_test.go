@@ -98,6 +98,27 @@ func TestEarlyConnectionStaticSite(t *testing.T) {
 		if n := refused.Upgrades(); n != 0 {
 			t.Errorf("the bridge of a file the widget cannot read took %d connections, want none", n)
 		}
+
+		// An address the browser's URL parser reads and Go's refuses.
+		slash := startOriginBridge(t, origin)
+		static.writeConfig(t, `{"bridge":"ws:/`+strings.TrimPrefix(wsURL(slash), "ws://")+`"}`)
+		tab = NewTab(t, ctx, t.Name()+" one slash")
+		do(t, tab, "open the static widget", chromedp.Navigate(siteURL+"#token="+slash.Token))
+		waitJS(t, tab, "the explanation", `document.body.innerText.includes("its settings file cannot be read")`)
+		if n := slash.Upgrades(); n != 0 {
+			t.Errorf("the bridge of an address Go cannot read took %d connections, want none", n)
+		}
+	})
+	t.Run("a page script's config.json promise that is no object", func(t *testing.T) {
+		// Another script on the page (an extension's) may take the name
+		// the widget reads the file from: it says the file cannot be
+		// read, rather than stopping.
+		b := startOriginBridge(t, origin)
+		writeConfig(t, wsURL(b))
+		tab := NewTab(t, ctx, t.Name())
+		runFirst(t, tab, `Object.defineProperty(window, "formbridgeConfig", {get: () => Promise.resolve(null), set() {}});`)
+		do(t, tab, "open the static widget", chromedp.Navigate(siteURL+"#token="+b.Token))
+		waitJS(t, tab, "the explanation", `document.body.innerText.includes("its settings file cannot be read")`)
 	})
 	t.Run("link names another bridge", func(t *testing.T) {
 		b := startOriginBridge(t, origin)
