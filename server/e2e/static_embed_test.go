@@ -76,6 +76,21 @@ func TestStaticSiteEmbedded(t *testing.T) {
 			t.Errorf("connections: %d to the options' bridge, %d to config.json's; want none", other.Upgrades(), b.Upgrades())
 		}
 	})
+	t.Run("config.json not fetched", func(t *testing.T) {
+		// The widget's fetch refuses a redirect: the request fails
+		// before any answer, and the person still reads why.
+		b := startOriginBridge(t, siteOrigin)
+		static.configRedirect.Store(true)
+		t.Cleanup(func() { static.configRedirect.Store(false) })
+		_, frame := mount(t, `{token: `+strconv.Quote(b.Token)+`, bridge: `+strconv.Quote(wsURL(b))+`}`)
+		waitJS(t, frame, "the explanation", `document.body.innerText.includes("its settings file cannot be read")`)
+		if n := static.configReads.Load(); n != 1 {
+			t.Errorf("config.json was asked for %d times, want 1", n)
+		}
+		if n := b.Upgrades(); n != 0 {
+			t.Errorf("the bridge took %d connections from a page that cannot read its settings, want none", n)
+		}
+	})
 	t.Run("config.json unreadable", func(t *testing.T) {
 		b := startOriginBridge(t, siteOrigin)
 		static.writeConfig(t, `{"bridge":`)

@@ -28,9 +28,10 @@ func staticSite(t *testing.T, prefix string) (dir, siteURL string) {
 // countedSite is a static site under /approvals/ on a plain file
 // server that counts the requests for its config.json.
 type countedSite struct {
-	dir         string
-	addr        string // host:port it listens on
-	configReads atomic.Int32
+	dir            string
+	addr           string // host:port it listens on
+	configReads    atomic.Int32
+	configRedirect atomic.Bool // config.json answers with a redirect, which the page's fetch refuses
 }
 
 func newCountedSite(t *testing.T) *countedSite {
@@ -43,6 +44,10 @@ func newCountedSite(t *testing.T) *countedSite {
 	s.addr = serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/approvals/"+site.ConfigFile {
 			s.configReads.Add(1)
+			if s.configRedirect.Load() {
+				http.Redirect(w, r, "/elsewhere.json", http.StatusFound)
+				return
+			}
 		}
 		files.ServeHTTP(w, r)
 	}), nil)
