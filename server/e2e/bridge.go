@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -155,6 +156,10 @@ func (b *Bridge) Requests() []string {
 
 // WidgetURL is the link a person opens: the token in the fragment.
 func (b *Bridge) WidgetURL() string { return b.URL + "/#token=" + b.Token }
+
+// WSURL is the bridge's WebSocket endpoint, as a link or a static
+// site's config.json names it.
+func (b *Bridge) WSURL() string { return "ws" + strings.TrimPrefix(b.URL, "http") + "/ws" }
 
 // Outcome is what a caller of hub.Elicit got back.
 type Outcome struct {

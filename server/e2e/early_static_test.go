@@ -42,29 +42,28 @@ func TestEarlyConnectionStaticSite(t *testing.T) {
 			t.Errorf("config.json was asked for %d times, want 1 (the page's script's)", n)
 		}
 	}
-	wsURL := func(b *Bridge) string { return "ws" + strings.TrimPrefix(b.URL, "http") + "/ws" }
 
 	t.Run("bridge in config.json", func(t *testing.T) {
 		b := startOriginBridge(t, origin)
-		writeConfig(t, wsURL(b))
+		writeConfig(t, b.WSURL())
 		open(t, b, "token="+b.Token)
 	})
 	t.Run("the same bridge in config.json and the link", func(t *testing.T) {
 		// Written two ways that name one place: the page and the widget
 		// must agree that they do (client.BridgeURL).
 		b := startOriginBridge(t, origin)
-		writeConfig(t, wsURL(b))
+		writeConfig(t, b.WSURL())
 		open(t, b, "token="+b.Token+"&bridge="+b.URL)
 	})
 	t.Run("no config.json, bridge in the link", func(t *testing.T) {
 		b := startOriginBridge(t, origin)
-		open(t, b, "bridge="+wsURL(b)+"&token="+b.Token)
+		open(t, b, "bridge="+b.WSURL()+"&token="+b.Token)
 	})
 	t.Run("a link the widget cannot read", func(t *testing.T) {
 		// Go's query parser refuses a ';' (the browser's reads on): the
 		// widget sees no link, so the page must not connect with one.
 		b := startOriginBridge(t, origin)
-		writeConfig(t, wsURL(b))
+		writeConfig(t, b.WSURL())
 		tab := NewTab(t, ctx, t.Name())
 		runFirst(t, tab, recordSockets)
 		do(t, tab, "open the static widget", chromedp.Navigate(siteURL+"#token="+b.Token+";"))
@@ -80,7 +79,7 @@ func TestEarlyConnectionStaticSite(t *testing.T) {
 		// string; the browser's reads "bridge" alone. The page must not
 		// connect where the widget will not.
 		first, last := startOriginBridge(t, origin), startOriginBridge(t, origin)
-		static.writeConfig(t, `{"bridge":"`+wsURL(first)+`","BRIDGE":"`+wsURL(last)+`"}`)
+		static.writeConfig(t, `{"bridge":"`+first.WSURL()+`","BRIDGE":"`+last.WSURL()+`"}`)
 		out := last.Elicit(t, noteQuestion, nil)
 		tab := NewTab(t, ctx, t.Name())
 		do(t, tab, "open the static widget", chromedp.Navigate(siteURL+"#token="+last.Token))
@@ -90,31 +89,33 @@ func TestEarlyConnectionStaticSite(t *testing.T) {
 			t.Errorf("the bridge of the key the widget does not read took %d connections, want none", n)
 		}
 
-		refused := startOriginBridge(t, origin)
-		static.writeConfig(t, `{"bridge":"`+wsURL(refused)+`","BRIDGE":1}`)
-		tab = NewTab(t, ctx, t.Name()+" not a string")
-		do(t, tab, "open the static widget", chromedp.Navigate(siteURL+"#token="+refused.Token))
-		waitJS(t, tab, "the explanation", `document.body.innerText.includes("its settings file cannot be read")`)
-		if n := refused.Upgrades(); n != 0 {
-			t.Errorf("the bridge of a file the widget cannot read took %d connections, want none", n)
+		// unreadable opens the site with a config.json, naming a new
+		// bridge, that the widget cannot read (what says why): the person
+		// is told so, and the page connects nowhere.
+		unreadable := func(what string, config func(b *Bridge) string) {
+			t.Helper()
+			b := startOriginBridge(t, origin)
+			static.writeConfig(t, config(b))
+			tab := NewTab(t, ctx, t.Name()+" "+what)
+			do(t, tab, "open the static widget", chromedp.Navigate(siteURL+"#token="+b.Token))
+			waitJS(t, tab, "the explanation", `document.body.innerText.includes("its settings file cannot be read")`)
+			if n := b.Upgrades(); n != 0 {
+				t.Errorf("the bridge of %s took %d connections, want none", what, n)
+			}
 		}
-
-		// An address the browser's URL parser reads and Go's refuses.
-		slash := startOriginBridge(t, origin)
-		static.writeConfig(t, `{"bridge":"ws:/`+strings.TrimPrefix(wsURL(slash), "ws://")+`"}`)
-		tab = NewTab(t, ctx, t.Name()+" one slash")
-		do(t, tab, "open the static widget", chromedp.Navigate(siteURL+"#token="+slash.Token))
-		waitJS(t, tab, "the explanation", `document.body.innerText.includes("its settings file cannot be read")`)
-		if n := slash.Upgrades(); n != 0 {
-			t.Errorf("the bridge of an address Go cannot read took %d connections, want none", n)
-		}
+		unreadable("a file the widget cannot read", func(b *Bridge) string {
+			return `{"bridge":"` + b.WSURL() + `","BRIDGE":1}`
+		})
+		unreadable("an address the browser's URL parser reads and Go's refuses", func(b *Bridge) string {
+			return `{"bridge":"ws:/` + strings.TrimPrefix(b.WSURL(), "ws://") + `"}`
+		})
 	})
 	t.Run("a page script's config.json promise that is no object", func(t *testing.T) {
 		// Another script on the page (an extension's) may take the name
 		// the widget reads the file from: it says the file cannot be
 		// read, rather than stopping.
 		b := startOriginBridge(t, origin)
-		writeConfig(t, wsURL(b))
+		writeConfig(t, b.WSURL())
 		tab := NewTab(t, ctx, t.Name())
 		runFirst(t, tab, `Object.defineProperty(window, "formbridgeConfig", {get: () => Promise.resolve(null), set() {}});`)
 		do(t, tab, "open the static widget", chromedp.Navigate(siteURL+"#token="+b.Token))
@@ -123,11 +124,11 @@ func TestEarlyConnectionStaticSite(t *testing.T) {
 	t.Run("link names another bridge", func(t *testing.T) {
 		b := startOriginBridge(t, origin)
 		other := startOriginBridge(t, origin)
-		writeConfig(t, wsURL(b))
+		writeConfig(t, b.WSURL())
 		other.Elicit(t, noteQuestion, nil)
 		tab := NewTab(t, ctx, t.Name())
 		runFirst(t, tab, recordSockets)
-		do(t, tab, "open the static widget", chromedp.Navigate(siteURL+"#bridge="+wsURL(other)+"&token="+other.Token))
+		do(t, tab, "open the static widget", chromedp.Navigate(siteURL+"#bridge="+other.WSURL()+"&token="+other.Token))
 		waitJS(t, tab, "the refusal", `document.body.innerText.includes("different place than the one it is set up for")`)
 		if n := eval[int](t, tab, `__sockets.length`); n != 0 {
 			t.Errorf("the page opened %d WebSockets, want none", n)

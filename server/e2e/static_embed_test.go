@@ -42,11 +42,22 @@ func TestStaticSiteEmbedded(t *testing.T) {
 		do(t, tab, "open the host page", chromedp.Navigate(host+"/"+page))
 		return tab, frameContext(t, tab, widget)
 	}
-	wsURL := func(b *Bridge) string { return "ws" + strings.TrimPrefix(b.URL, "http") + "/ws" }
+
+	// wantUnreadable mounts the widget with b in mount's options, where
+	// config.json cannot be read: the person is told so, and nothing
+	// connects to b.
+	wantUnreadable := func(t *testing.T, b *Bridge) {
+		t.Helper()
+		_, frame := mount(t, `{token: `+strconv.Quote(b.Token)+`, bridge: `+strconv.Quote(b.WSURL())+`}`)
+		waitJS(t, frame, "the explanation", `document.body.innerText.includes("its settings file cannot be read")`)
+		if n := b.Upgrades(); n != 0 {
+			t.Errorf("the bridge took %d connections from a page that cannot read its settings, want none", n)
+		}
+	}
 
 	t.Run("bridge in config.json", func(t *testing.T) {
 		b := startOriginBridge(t, siteOrigin)
-		static.writeConfig(t, `{"bridge":"`+wsURL(b)+`"}`)
+		static.writeConfig(t, `{"bridge":"`+b.WSURL()+`"}`)
 		out := b.Elicit(t, noteQuestion, nil)
 		_, frame := mount(t, `{token: `+strconv.Quote(b.Token)+`}`)
 		waitForm(t, frame)
@@ -61,16 +72,16 @@ func TestStaticSiteEmbedded(t *testing.T) {
 	t.Run("bridge in mount's options, no config.json", func(t *testing.T) {
 		b := startOriginBridge(t, siteOrigin)
 		out := b.Elicit(t, noteQuestion, nil)
-		_, frame := mount(t, `{token: `+strconv.Quote(b.Token)+`, bridge: `+strconv.Quote(wsURL(b))+`}`)
+		_, frame := mount(t, `{token: `+strconv.Quote(b.Token)+`, bridge: `+strconv.Quote(b.WSURL())+`}`)
 		waitForm(t, frame)
 		sendNote(t, frame, out)
 	})
 	t.Run("options name another bridge than config.json", func(t *testing.T) {
 		b := startOriginBridge(t, siteOrigin)
 		other := startOriginBridge(t, siteOrigin)
-		static.writeConfig(t, `{"bridge":"`+wsURL(b)+`"}`)
+		static.writeConfig(t, `{"bridge":"`+b.WSURL()+`"}`)
 		other.Elicit(t, noteQuestion, nil)
-		_, frame := mount(t, `{token: `+strconv.Quote(other.Token)+`, bridge: `+strconv.Quote(wsURL(other))+`}`)
+		_, frame := mount(t, `{token: `+strconv.Quote(other.Token)+`, bridge: `+strconv.Quote(other.WSURL())+`}`)
 		waitJS(t, frame, "the refusal", `document.body.innerText.includes("different place than the one it is set up for")`)
 		if other.Upgrades() != 0 || b.Upgrades() != 0 {
 			t.Errorf("connections: %d to the options' bridge, %d to config.json's; want none", other.Upgrades(), b.Upgrades())
@@ -82,22 +93,14 @@ func TestStaticSiteEmbedded(t *testing.T) {
 		b := startOriginBridge(t, siteOrigin)
 		static.configRedirect.Store(true)
 		t.Cleanup(func() { static.configRedirect.Store(false) })
-		_, frame := mount(t, `{token: `+strconv.Quote(b.Token)+`, bridge: `+strconv.Quote(wsURL(b))+`}`)
-		waitJS(t, frame, "the explanation", `document.body.innerText.includes("its settings file cannot be read")`)
+		wantUnreadable(t, b)
 		if n := static.configReads.Load(); n != 1 {
 			t.Errorf("config.json was asked for %d times, want 1", n)
-		}
-		if n := b.Upgrades(); n != 0 {
-			t.Errorf("the bridge took %d connections from a page that cannot read its settings, want none", n)
 		}
 	})
 	t.Run("config.json unreadable", func(t *testing.T) {
 		b := startOriginBridge(t, siteOrigin)
 		static.writeConfig(t, `{"bridge":`)
-		_, frame := mount(t, `{token: `+strconv.Quote(b.Token)+`, bridge: `+strconv.Quote(wsURL(b))+`}`)
-		waitJS(t, frame, "the explanation", `document.body.innerText.includes("its settings file cannot be read")`)
-		if n := b.Upgrades(); n != 0 {
-			t.Errorf("the bridge took %d connections from a page that cannot read its settings, want none", n)
-		}
+		wantUnreadable(t, b)
 	})
 }

@@ -74,7 +74,7 @@ func TestStaticSite(t *testing.T) {
 	dir, siteURL := staticSite(t, "/approvals/")
 	origin := strings.TrimSuffix(siteURL, "/approvals/")
 	b := startOriginBridge(t, origin)
-	wsURL := "ws" + strings.TrimPrefix(b.URL, "http") + "/ws"
+	wsURL := b.WSURL()
 
 	t.Run("bridge in the fragment", func(t *testing.T) {
 		tab := NewTab(t, ctx, "fragment")
@@ -93,7 +93,7 @@ func TestStaticSite(t *testing.T) {
 	t.Run("at the root of a host", func(t *testing.T) {
 		_, rootURL := staticSite(t, "/")
 		rootBridge := startOriginBridge(t, strings.TrimSuffix(rootURL, "/"))
-		rootWS := "ws" + strings.TrimPrefix(rootBridge.URL, "http") + "/ws"
+		rootWS := rootBridge.WSURL()
 		tab := NewTab(t, ctx, "root")
 		do(t, tab, "open the static widget", chromedp.Navigate(rootURL+"#bridge="+rootWS+"&token="+rootBridge.Token))
 		do(t, tab, "connect", chromedp.WaitVisible(chromedp.CSS(`[data-connection="online"]`)))
@@ -116,7 +116,7 @@ func TestStaticSite(t *testing.T) {
 		// A link cannot point the site at another bridge: its forms
 		// would appear under this site's name.
 		other := startOriginBridge(t)
-		otherWS := "ws" + strings.TrimPrefix(other.URL, "http") + "/ws"
+		otherWS := other.WSURL()
 		tab = NewTab(t, ctx, "other bridge")
 		do(t, tab, "open the static widget", chromedp.Navigate(siteURL+"#bridge="+otherWS+"&token="+other.Token))
 		waitJS(t, tab, "the refusal", `document.body.innerText.includes("different place than the one it is set up for")`)
@@ -136,7 +136,7 @@ func TestStaticSite(t *testing.T) {
 
 	t.Run("bridge refuses the origin", func(t *testing.T) {
 		strict := startOriginBridge(t) // allows no other origin
-		strictWS := "ws" + strings.TrimPrefix(strict.URL, "http") + "/ws"
+		strictWS := strict.WSURL()
 		tab := NewTab(t, ctx, "refused")
 		do(t, tab, "open the static widget", chromedp.Navigate(siteURL+"#bridge="+strictWS+"&token="+strict.Token))
 		waitJS(t, tab, "the explanation", `document.body.innerText.includes("not set up for this page yet")`)
