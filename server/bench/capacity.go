@@ -101,21 +101,17 @@ func settledRSS() (int64, error) {
 	return rss()
 }
 
-// Each capacity measurement runs in a process of its own (this program
-// again): the Go runtime never frees a goroutine's descriptor (some 550
-// bytes) but keeps it for the next goroutine, so a measurement after
-// another that ran many goroutines would not pay for its own.
-const (
-	childMeasureEnv = "FORMBRIDGE_BENCH_MEASURE" // idle, idle-floor, pending, submit
-)
-
 // capacityResult is what a capacity child writes on standard output.
 type capacityResult struct {
 	Per, Extra float64
 }
 
-// measureFresh runs one of idleRun and pendingRun in a new process and
-// returns its two figures.
+// measureFresh runs one of idleRun and pendingRun in a new process (this
+// program again, childEnv "capacity", childMeasureEnv naming which) and
+// returns its two figures: the Go runtime never frees a goroutine's
+// descriptor (some 550 bytes) but keeps it for the next goroutine, so a
+// measurement after another that ran many goroutines would not pay for
+// its own.
 func measureFresh(ctx context.Context, kind string, n int) (float64, float64, error) {
 	ctx, cancel := context.WithTimeout(ctx, capacityRunBounds+30*time.Second)
 	defer cancel()

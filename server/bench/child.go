@@ -15,13 +15,14 @@ import (
 // program again), so the bridge's resident memory is its own and each
 // side needs only one file descriptor per connection.
 const (
-	childEnv      = "FORMBRIDGE_BENCH_CHILD" // "widgets"
-	childURLEnv   = "FORMBRIDGE_BENCH_URL"
-	childTokenEnv = "FORMBRIDGE_BENCH_TOKEN"
-	childCountEnv = "FORMBRIDGE_BENCH_COUNT"
-	childRawEnv   = "FORMBRIDGE_BENCH_RAW" // "1": bare WebSocket connections, no hello (the floor)
-	childLifetime = 2 * time.Minute        // the child ends by itself even if the parent forgets it
-	childReady    = "ready"
+	childEnv        = "FORMBRIDGE_BENCH_CHILD"   // "widgets", or "capacity" for one capacity measurement
+	childMeasureEnv = "FORMBRIDGE_BENCH_MEASURE" // with "capacity": idle, idle-floor, pending, submit
+	childURLEnv     = "FORMBRIDGE_BENCH_URL"
+	childTokenEnv   = "FORMBRIDGE_BENCH_TOKEN"
+	childCountEnv   = "FORMBRIDGE_BENCH_COUNT"
+	childRawEnv     = "FORMBRIDGE_BENCH_RAW" // "1": bare WebSocket connections, no hello (the floor)
+	childLifetime   = 2 * time.Minute        // the child ends by itself even if the parent forgets it
+	childReady      = "ready"
 )
 
 func isChild() bool { return os.Getenv(childEnv) == "widgets" || os.Getenv(childEnv) == "capacity" }

@@ -235,7 +235,7 @@ func describeProfile(ctx context.Context, c *config, r *report, path string, loc
 	s.table([]string{"doing what", "share of CPU, all", "of which in the bridge"}, rows)
 	s.printf("Under `server/hub` stacks: %s of the CPU in all, %s waiting on or handing off locks.\n\n", pct(hubAll), pct(hubLocks))
 	s.printf("A goroutine waiting on a lock burns no CPU, so a lock that made requests queue would hardly show above. The same run's mutex profile (`go tool pprof -sample_index=delay %s`) records every wait on a lock, at the unlock that ends it: %s of waiting in all, %s of it on locks released in `server/hub` code, against %.0f s that the run's %d requests in flight spent (%d callers for %s): %s.\n\n",
-		locks.path, fmtMS(float64(waitAll)/1e6), fmtMS(float64(waitHub)/1e6), requestTime.Seconds(), locks.inFlight, locks.inFlight, locks.window.Round(time.Millisecond), waitPct(waitHub))
+		locks.path, fmtMS(ms(waitAll)), fmtMS(ms(waitHub)), requestTime.Seconds(), locks.inFlight, locks.inFlight, locks.window.Round(time.Millisecond), waitPct(waitHub))
 	bottleneck := float64(hubLocks) > lockShareLimit*float64(total) || float64(waitHub) > lockShareLimit*float64(requestTime)
 	s.printf("In a sentence: %s of the CPU went to the simulated widgets, not the bridge; the largest share goes to %s (%s), then %s (%s) and %s (%s); the hub's locks take %s of the CPU and %s of the requests' time, so they are %s the bottleneck.\n",
 		pct(bySide[sides[0].name]), kinds[0], pct(byKind[kinds[0]]), kinds[1], pct(byKind[kinds[1]]), kinds[2], pct(byKind[kinds[2]]), pct(hubLocks), waitPct(waitHub), notIf(bottleneck))
