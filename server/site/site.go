@@ -91,7 +91,8 @@ func New(opts *Options) (http.Handler, error) {
 	}
 	s.app.WasmContentLengthHeader = wasmLengthHeader
 	s.app.Scripts = linked // go-app links them under the versioned URL
-	s.app.RawHeaders = scripts.inline
+	// The version first: connect.js reads it as it runs.
+	s.app.RawHeaders = append(versionMeta(version), scripts.inline...)
 	return s, nil
 }
 

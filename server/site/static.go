@@ -80,12 +80,12 @@ func GenerateStatic(dir string, opts *StaticOptions) error {
 	// rawHeadersFirst): it rules only what follows it. The referrer
 	// policy is the bridge's header, for a host that sends none: a link
 	// the widget opens is not told the page it came from. connect.js
-	// finds config.json by the meta element before it.
-	h.RawHeaders = append([]string{
+	// finds config.json and the version by the meta elements before it.
+	h.RawHeaders = append(append([]string{
 		staticPolicy(scripts.hashes),
 		`<meta name="referrer" content="no-referrer">`,
 		`<meta name="formbridge-config" content="` + html.EscapeString(env[ConfigEnv]) + `">`,
-	}, scripts.inline...)
+	}, versionMeta(version)...), scripts.inline...)
 	h.Scripts = scripts.linked
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("failed to create %s: %w", dir, err)

@@ -1,0 +1,29 @@
+package site
+
+import (
+	"html"
+	"regexp"
+)
+
+// VersionMeta names the page's meta element that holds the page's version
+// (Handler.Version). The widget and web/connect.js both read it there and
+// send it as clientInfo.version in hello, so the bridge's log says which
+// widget build each connection runs: tabs and static sites keep an old
+// page open for days after an upgrade. Both must write the same hello,
+// byte for byte, for the widget to take the page's early connection, so
+// they read one element rather than each its own copy.
+const VersionMeta = "formbridge-version"
+
+// plainVersion is a version both JSON encoders (Go's, which escapes <, >
+// and &, and the browser's, which does not) write alike, short enough
+// for a log line: what `git describe` and contentVersion give.
+var plainVersion = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]{0,99}$`)
+
+// versionMeta is the page's version meta element, none for a
+// version that is not plain: the widget then sends no version.
+func versionMeta(version string) []string {
+	if !plainVersion.MatchString(version) {
+		return nil
+	}
+	return []string{`<meta name="` + VersionMeta + `" content="` + html.EscapeString(version) + `">`}
+}
