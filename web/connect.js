@@ -26,10 +26,14 @@
   if (window[NAME] !== undefined || typeof WebSocket !== "function") return;
 
   // The same as the widget's helloFrame and dialBridge; the widget
-  // compares them with its own before taking the connection.
+  // compares them with its own before taking the connection. The page's
+  // version is the widget's too (server/site writes it only when plain,
+  // which both JSON encoders write alike).
   const subprotocol = "formbridge.v1";
+  const version = document.querySelector('meta[name="formbridge-version"]')?.content ?? "";
   const helloFor = (token) => '{"jsonrpc":"2.0","id":"hello","method":"formbridge/hello","params":{"token":' + JSON.stringify(token) +
-    ',"clientInfo":{"name":"formbridge-widget","title":"formbridge"},"capabilities":{"elicitation":{"form":{},"url":{}}}}}';
+    ',"clientInfo":{"name":"formbridge-widget","title":"formbridge"' + (version === "" ? "" : ',"version":' + JSON.stringify(version)) +
+    '},"capabilities":{"elicitation":{"form":{},"url":{}}}}}';
   // A wasm that never starts (an old browser, a failed download) must
   // not leave the bridge a widget that never answers.
   const unclaimedFor = 60_000;

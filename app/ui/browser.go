@@ -162,6 +162,20 @@ func openLink(url string) (opened, valid bool) {
 	return true, true
 }
 
+// pageVersion is the page's version, which server/site writes in its
+// formbridge-version meta element when plain (web/connect.js reads the
+// same element for the same hello); "" without one.
+func pageVersion() string {
+	if !app.IsClient {
+		return ""
+	}
+	meta := app.Window().Get("document").Call("querySelector", `meta[name="formbridge-version"]`)
+	if !meta.Truthy() {
+		return ""
+	}
+	return meta.Get("content").String()
+}
+
 // pageHidden reports whether the tab is in the background.
 func pageHidden() bool {
 	if !app.IsClient {

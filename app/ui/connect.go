@@ -9,7 +9,8 @@ import (
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
-// clientInfo is how the widget introduces itself in hello.
+// clientInfo is how the widget introduces itself in hello; Register
+// adds the page's version.
 var clientInfo = wire.Implementation{Name: "formbridge-widget", Title: "formbridge"}
 
 // connect reads the link from the fragment (or, after a reload, from

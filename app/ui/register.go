@@ -34,5 +34,6 @@ import "github.com/maxence-charriere/go-app/v9/pkg/app"
 // app.RunWhenOnBrowser, and server/site before prerendering.
 func Register() {
 	app.RouteFunc("/", func() app.Composer { return &widget{} })
+	clientInfo.Version = pageVersion()
 	predial()
 }

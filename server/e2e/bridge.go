@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -43,6 +44,7 @@ type Bridge struct {
 	widgets  map[net.Conn]bool // upgraded connections still open
 	upgrades int
 	requests []string // "GET /path" of every HTTP request, in order
+	clients  []wire.Implementation
 }
 
 // WebDir is the repository's web folder, where make wasm writes app.wasm,
@@ -82,7 +84,8 @@ func StartBridge(t testing.TB, opts *Options) *Bridge {
 		t.Fatalf("site: %v", err)
 	}
 	mux := http.NewServeMux()
-	var gw http.Handler = gateway.New(h, nil)
+	b := &Bridge{Hub: h, APIKey: o.APIKey, Token: h.DefaultToken(), widgets: map[net.Conn]bool{}}
+	var gw http.Handler = gateway.New(h, &gateway.Options{Logger: slog.New(helloLog{b})})
 	if o.WrapGateway != nil {
 		gw = o.WrapGateway(gw)
 	}
@@ -94,7 +97,6 @@ func StartBridge(t testing.TB, opts *Options) *Bridge {
 	if err != nil {
 		t.Fatalf("listen: %v", err)
 	}
-	b := &Bridge{Hub: h, APIKey: o.APIKey, Token: h.DefaultToken(), widgets: map[net.Conn]bool{}}
 	logged := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b.mu.Lock()
 		b.requests = append(b.requests, r.Method+" "+r.URL.Path)
@@ -115,6 +117,43 @@ func StartBridge(t testing.TB, opts *Options) *Bridge {
 	b.URL = "http://" + ln.Addr().String()
 	return b
 }
+
+// Clients are the clientInfo names and versions of the widgets that
+// said hello, in order, as the bridge's log gives them.
+func (b *Bridge) Clients() []wire.Implementation {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return slices.Clone(b.clients)
+}
+
+// helloLog keeps, for Bridge.Clients, what each widget said of itself in
+// the gateway's "widget connected" log line: what an operator reads.
+type helloLog struct{ b *Bridge }
+
+func (helloLog) Enabled(context.Context, slog.Level) bool { return true }
+
+func (l helloLog) Handle(_ context.Context, r slog.Record) error {
+	if r.Message != "widget connected" {
+		return nil
+	}
+	var c wire.Implementation
+	r.Attrs(func(a slog.Attr) bool {
+		switch a.Key {
+		case "client":
+			c.Name = a.Value.String()
+		case "version":
+			c.Version = a.Value.String()
+		}
+		return true
+	})
+	l.b.mu.Lock()
+	l.b.clients = append(l.b.clients, c)
+	l.b.mu.Unlock()
+	return nil
+}
+
+func (l helloLog) WithAttrs([]slog.Attr) slog.Handler { return l }
+func (l helloLog) WithGroup(string) slog.Handler      { return l }
 
 // track keeps the connections taken over by the WebSocket upgrade, so a
 // test can cut them as a network failure would.

@@ -41,6 +41,7 @@ func TestEarlyConnectionStaticSite(t *testing.T) {
 		if n := static.configReads.Load(); n != 1 {
 			t.Errorf("config.json was asked for %d times, want 1 (the page's script's)", n)
 		}
+		wantVersionSaid(t, tab, b)
 	}
 
 	t.Run("bridge in config.json", func(t *testing.T) {

@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -12,6 +13,7 @@ import (
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
 
+	"github.com/formbridge/formbridge/app/wire"
 	"github.com/formbridge/formbridge/server/hub"
 )
 
@@ -46,6 +48,23 @@ func TestEarlyConnection(t *testing.T) {
 	}
 	if !eval[bool](t, ctx, `window.WebSocket === __realWebSocket && window.formbridgeEarly === null`) {
 		t.Error("the page's WebSocket constructor was not given back, or the early connection is still on offer")
+	}
+	wantVersionSaid(t, ctx, b)
+}
+
+// wantVersionSaid checks that the one widget that said hello to b gave
+// the page's version (server/site's meta element, e2e-<hash> for the
+// tests' sites), so the bridge's log tells which widget builds are still
+// out there: in the hello the page's script said and the widget took.
+func wantVersionSaid(t *testing.T, ctx context.Context, b *Bridge) {
+	t.Helper()
+	version := eval[string](t, ctx, `document.querySelector('meta[name="formbridge-version"]')?.content ?? ""`)
+	if !strings.HasPrefix(version, "e2e-") {
+		t.Errorf("the page's version meta holds %q, want the site's version e2e-<hash>", version)
+	}
+	want := []wire.Implementation{{Name: "formbridge-widget", Version: version}}
+	if got := b.Clients(); !slices.Equal(got, want) {
+		t.Errorf("the bridge logged widgets %+v, want %+v", got, want)
 	}
 }
 

@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -51,13 +52,13 @@ func startBridgeWith(t *testing.T, o bridgeSetup) *Bridge {
 	if err != nil {
 		t.Fatalf("site: %v", err)
 	}
+	b := &Bridge{Hub: h, Token: h.DefaultToken(), APIKey: o.APIKey, widgets: map[net.Conn]bool{}}
 	mux := http.NewServeMux()
-	mux.Handle(wire.Path, gateway.New(h, &gateway.Options{AllowedOrigins: o.Allowed}))
+	mux.Handle(wire.Path, gateway.New(h, &gateway.Options{AllowedOrigins: o.Allowed, Logger: slog.New(helloLog{b})}))
 	if o.APIKey != "" {
 		mux.Handle("/api/v1/", api.New(h, &api.Options{APIKey: o.APIKey}))
 	}
 	mux.Handle("/", siteHandler)
-	b := &Bridge{Hub: h, Token: h.DefaultToken(), APIKey: o.APIKey, widgets: map[net.Conn]bool{}}
 	addr := serve(t, mux, b.track)
 	t.Cleanup(h.Close)
 	b.URL = "http://localhost:" + port(addr)
