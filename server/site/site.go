@@ -92,7 +92,8 @@ func New(opts *Options) (http.Handler, error) {
 	s.app.WasmContentLengthHeader = wasmLengthHeader
 	s.app.Scripts = linked // go-app links them under the versioned URL
 	// The version first: connect.js reads it as it runs.
-	s.app.RawHeaders = append(versionMeta(version), scripts.inline...)
+	head := append(versionMeta(version), wasmPreload(versionedResources{static: static}.AppWASM()))
+	s.app.RawHeaders = append(head, scripts.inline...)
 	return s, nil
 }
 

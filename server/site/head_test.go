@@ -55,3 +55,36 @@ func TestVersionMetaOnlyWhenPlain(t *testing.T) {
 		}
 	}
 }
+
+// preloadIn finds the page's preload of the wasm.
+var preloadIn = regexp.MustCompile(`<link rel="preload" href="([^"]+)" as="fetch" crossorigin>`)
+
+// TestPagesPreloadTheLoadersWasm: both pages start the wasm's download
+// from their head, at the very URL go-app's loader (app.js) then fetches,
+// so the loader takes the preloaded answer instead of downloading again.
+func TestPagesPreloadTheLoadersWasm(t *testing.T) {
+	h := newSite(t, &Options{WebDir: webDir(t, "body{}"), Version: "v1"})
+	served := get(t, h, "/").body
+	dir := generate(t, "/approvals/")
+	static, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	staticLoader, err := os.ReadFile(filepath.Join(dir, "app.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, c := range map[string]struct{ page, loader []byte }{
+		"bridge page": {served, get(t, h, "/app.js").body},
+		"static site": {static, staticLoader},
+	} {
+		m := preloadIn.FindSubmatch(c.page)
+		if m == nil {
+			t.Errorf("%s: no preload of the wasm:\n%s", name, c.page)
+			continue
+		}
+		if !bytes.HasSuffix(m[1], []byte("/app.wasm")) || !bytes.Contains(c.loader, []byte(`"`+string(m[1])+`"`)) {
+			t.Errorf("%s: preloads %s, which the loader does not fetch:\n%s", name, m[1], c.loader)
+		}
+	}
+}
