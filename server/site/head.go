@@ -5,14 +5,14 @@ import (
 	"regexp"
 )
 
-// VersionMeta names the page's meta element that holds the page's version
+// versionMetaName names the page's meta element that holds the page's version
 // (Handler.Version). The widget and web/connect.js both read it there and
 // send it as clientInfo.version in hello, so the bridge's log says which
 // widget build each connection runs: tabs and static sites keep an old
 // page open for days after an upgrade. Both must write the same hello,
 // byte for byte, for the widget to take the page's early connection, so
 // they read one element rather than each its own copy.
-const VersionMeta = "formbridge-version"
+const versionMetaName = "formbridge-version"
 
 // plainVersion is a version both JSON encoders (Go's, which escapes <, >
 // and &, and the browser's, which does not) write alike, short enough
@@ -25,7 +25,7 @@ func versionMeta(version string) []string {
 	if !plainVersion.MatchString(version) {
 		return nil
 	}
-	return []string{`<meta name="` + VersionMeta + `" content="` + html.EscapeString(version) + `">`}
+	return []string{`<meta name="` + versionMetaName + `" content="` + html.EscapeString(version) + `">`}
 }
 
 // wasmPreload has the browser fetch the wasm (url, the loader's own) as

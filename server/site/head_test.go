@@ -9,8 +9,7 @@ import (
 	"testing"
 )
 
-// versionIn finds the page's version meta element and reports whether
-// it comes before connect.js, which reads it as it runs.
+// versionIn finds the page's version meta element.
 var versionIn = regexp.MustCompile(`<meta name="formbridge-version" content="([^"]*)">`)
 
 // TestPagesCarryTheirVersion: the bridge's page and a static site's name
