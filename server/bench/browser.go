@@ -76,7 +76,7 @@ const marksProbe = `(() => {
   const mark = (k) => { if (!(k in m)) m[k] = performance.now(); };
   const is = WebAssembly.instantiateStreaming;
   if (is) WebAssembly.instantiateStreaming = function (...a) {
-    mark("1 wasm requested");
+    mark("1 wasm handed to the loader");
     return is.apply(this, a).then((r) => { mark("2 wasm compiled"); return r; });
   };
   new MutationObserver((_, o) => {
@@ -101,7 +101,8 @@ const marksProbe = `(() => {
 
 // navigationMarks adds the page's own Navigation Timing to the probe's
 // marks: when the bridge answered, when the page was parsed, and when
-// the last byte of app.wasm arrived (compiling overlaps the download).
+// app.wasm's download started and its last byte arrived (compiling
+// overlaps the download).
 const navigationMarks = `(() => {
   const m = Object.assign({}, window.__fbMarks);
   const n = performance.getEntriesByType("navigation")[0];
@@ -111,7 +112,11 @@ const navigationMarks = `(() => {
     m["0c page parsed"] = n.domContentLoadedEventStart;
   }
   const w = performance.getEntriesByType("resource").find((e) => /app[.]wasm/.test(e.name));
-  if (w) m["1b wasm downloaded"] = w.responseEnd;
+  if (w) {
+    // Started by the page's head (its preload), before the loader runs.
+    m["1a wasm download started"] = w.startTime;
+    m["1b wasm downloaded"] = w.responseEnd;
+  }
   return m;
 })()`
 
