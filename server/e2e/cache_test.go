@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -20,12 +21,7 @@ func TestSecondVisit(t *testing.T) {
 	out := b.Elicit(t, noteQuestion, nil)
 	do(t, ctx, "open the widget", chromedp.Navigate(b.WidgetURL()))
 	waitForm(t, ctx)
-	// The first visit's download starts from the page's head (its
-	// preload, server/site), and go-app's loader takes that answer: one
-	// download, which Resource Timing credits to the link element.
-	if got := eval[string](t, ctx, `performance.getEntriesByType("resource").filter((r) => r.name.endsWith("/app.wasm")).map((r) => r.initiatorType).join(",")`); got != "link" {
-		t.Errorf("the page's downloads of app.wasm were started by %q, want once, by the preload link", got)
-	}
+	wantWasmPreloaded(t, ctx)
 	// Counted once the first page is gone, so none of its late requests
 	// (an icon, the worker) pass for the second visit's.
 	do(t, ctx, "leave", chromedp.Navigate("about:blank"))
@@ -44,5 +40,16 @@ func TestSecondVisit(t *testing.T) {
 		if !allowed[r] {
 			t.Errorf("the second visit asked the bridge for %s; all: %q", r, b.Requests()[len(first):])
 		}
+	}
+}
+
+// wantWasmPreloaded checks that the page downloaded its wasm once, from
+// its head (the preload server/site writes), and that go-app's loader
+// took that answer: Resource Timing credits the one download to the
+// link element.
+func wantWasmPreloaded(t *testing.T, ctx context.Context) {
+	t.Helper()
+	if got := eval[string](t, ctx, `performance.getEntriesByType("resource").filter((r) => r.name.endsWith("/app.wasm")).map((r) => r.initiatorType).join(",")`); got != "link" {
+		t.Errorf("the page's downloads of app.wasm were started by %q, want once, by the preload link", got)
 	}
 }

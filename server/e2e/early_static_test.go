@@ -42,6 +42,7 @@ func TestEarlyConnectionStaticSite(t *testing.T) {
 			t.Errorf("config.json was asked for %d times, want 1 (the page's script's)", n)
 		}
 		wantVersionSaid(t, tab, b)
+		wantWasmPreloaded(t, tab) // from a plain file server too
 	}
 
 	t.Run("bridge in config.json", func(t *testing.T) {
