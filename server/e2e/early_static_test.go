@@ -62,17 +62,20 @@ func TestEarlyConnectionStaticSite(t *testing.T) {
 		open(t, b, "bridge="+b.WSURL()+"&token="+b.Token)
 	})
 	t.Run("a link the widget cannot read", func(t *testing.T) {
-		// Go's query parser refuses a ';' (the browser's reads on): the
-		// widget sees no link, so the page must not connect with one.
-		b := startOriginBridge(t, origin)
-		writeConfig(t, b.WSURL())
-		tab := NewTab(t, ctx, t.Name())
-		runFirst(t, tab, recordSockets)
-		do(t, tab, "open the static widget", chromedp.Navigate(siteURL+"#token="+b.Token+";"))
-		waitJS(t, tab, "the widget to start", `document.getElementById("app-wasm-loader") === null`)
-		time.Sleep(time.Second) // for a connection that should not come
-		if n, up := eval[int](t, tab, `__sockets.length`), b.Upgrades(); n != 0 || up != 0 {
-			t.Errorf("the page opened %d WebSockets and the bridge took %d; want none", n, up)
+		// Go's query parser refuses a ';' and a '%' without two hex
+		// digits (the browser's reads on): the widget sees no link, so
+		// the page must not connect with one.
+		for _, tail := range []string{";", "%zz"} {
+			b := startOriginBridge(t, origin)
+			writeConfig(t, b.WSURL())
+			tab := NewTab(t, ctx, t.Name()+" "+tail)
+			runFirst(t, tab, recordSockets)
+			do(t, tab, "open the static widget", chromedp.Navigate(siteURL+"#token="+b.Token+tail))
+			waitJS(t, tab, "the widget to start", `document.getElementById("app-wasm-loader") === null`)
+			time.Sleep(time.Second) // for a connection that should not come
+			if n, up := eval[int](t, tab, `__sockets.length`), b.Upgrades(); n != 0 || up != 0 {
+				t.Errorf("link ending %q: the page opened %d WebSockets and the bridge took %d; want none", tail, n, up)
+			}
 		}
 	})
 	t.Run("config.json that Go reads otherwise", func(t *testing.T) {
@@ -99,10 +102,11 @@ func TestEarlyConnectionStaticSite(t *testing.T) {
 			b := startOriginBridge(t, origin)
 			static.writeConfig(t, config(b))
 			tab := NewTab(t, ctx, t.Name()+" "+what)
+			runFirst(t, tab, recordSockets)
 			do(t, tab, "open the static widget", chromedp.Navigate(siteURL+"#token="+b.Token))
 			waitJS(t, tab, "the explanation", `document.body.innerText.includes("its settings file cannot be read")`)
-			if n := b.Upgrades(); n != 0 {
-				t.Errorf("the bridge of %s took %d connections, want none", what, n)
+			if n, up := eval[int](t, tab, `__sockets.length`), b.Upgrades(); n != 0 || up != 0 {
+				t.Errorf("%s: the page opened %d WebSockets and the bridge took %d; want none", what, n, up)
 			}
 		}
 		unreadable("a file the widget cannot read", func(b *Bridge) string {
@@ -110,6 +114,9 @@ func TestEarlyConnectionStaticSite(t *testing.T) {
 		})
 		unreadable("an address the browser's URL parser reads and Go's refuses", func(b *Bridge) string {
 			return `{"bridge":"ws:/` + strings.TrimPrefix(b.WSURL(), "ws://") + `"}`
+		})
+		unreadable("an address with an escape Go's URL parser refuses", func(b *Bridge) string {
+			return `{"bridge":"` + b.WSURL() + `%zz"}`
 		})
 	})
 	t.Run("a page script's config.json promise that is no object", func(t *testing.T) {
