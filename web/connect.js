@@ -41,11 +41,14 @@
   // named.
   const ownBridge = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
   const config = document.querySelector('meta[name="formbridge-config"]')?.content ?? "";
+  // badEscape is a '%' without two hex digits after it: Go's URL and query
+  // parsers refuse it, where the browser's read on.
+  const badEscape = /%(?![0-9A-Fa-f]{2})/;
   // goQuery reads a fragment as Go's url.ParseQuery does for the widget
   // (app/ui parseFragment, app/embed hostOrigin): null where Go refuses
   // it, for a ';' or a '%' without two hex digits, which URLSearchParams
   // reads on.
-  const goQuery = (hash) => (/;|%(?![0-9A-Fa-f]{2})/.test(hash) ? null : new URLSearchParams(hash.slice(1)));
+  const goQuery = (hash) => (hash.includes(";") || badEscape.test(hash) ? null : new URLSearchParams(hash.slice(1)));
 
   if (window.parent !== window) {
     framed();
@@ -129,7 +132,7 @@
   const plainAddress = /^(?:wss?|https?):\/\/[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:[/?][A-Za-z0-9._~!$&'()*+,;=:@/?%-]*)?$/i;
   function bridgeURL(raw) {
     const trimmed = raw.replace(/^[\t\n\v\f\r ]+|[\t\n\v\f\r ]+$/g, "");
-    if (!plainAddress.test(trimmed) || /%(?![0-9A-Fa-f]{2})/.test(trimmed)) return "";
+    if (!plainAddress.test(trimmed) || badEscape.test(trimmed)) return "";
     let u;
     try {
       u = new URL(trimmed);
