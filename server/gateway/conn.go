@@ -66,7 +66,9 @@ func (c *conn) read(ctx context.Context) {
 func (c *conn) hello(ctx context.Context) bool {
 	// A timer rather than a read deadline: cancelling a read's context
 	// drops the connection without the -32001 error and close frame.
+	refused := make(chan struct{})
 	timer := time.AfterFunc(c.g.helloTimeout, func() {
+		defer close(refused)
 		// Out of the lobby first: refusing waits for the close
 		// handshake, and a connection pushed out meanwhile would make
 		// the newcomer wait for it too.
@@ -76,7 +78,14 @@ func (c *conn) hello(ctx context.Context) bool {
 	})
 	typ, data, err := c.ws.Read(ctx)
 	c.g.lobby.leave(c) // said something, or gone
-	if !timer.Stop() || err != nil {
+	if !timer.Stop() {
+		// Too late, even if a hello has just come: the refusal is being
+		// sent. serve closes the connection once this returns, which
+		// would cut the refusal off and leave a bare end.
+		<-refused
+		return false
+	}
+	if err != nil {
 		return false
 	}
 	var m wire.Message

@@ -104,6 +104,39 @@ func TestHelloTimeout(t *testing.T) {
 	}
 }
 
+// A hello that comes just as its deadline passes gets its answer, or the
+// refusal and then close 1008, never a bare end: the refusal was cut off
+// by the connection closing under it (seen as a leak test's EOF in CI).
+func TestHelloAtDeadline(t *testing.T) {
+	b := start(t, &bridgeOptions{hello: 2 * time.Millisecond})
+	answered, refused := 0, 0
+	for i := range 200 {
+		c := dial(t, b)
+		time.Sleep(time.Duration(i*20) * time.Microsecond) // 0 to 4 ms
+		c.sendHello(token, false)
+		raw, err := c.recvRaw()
+		if err != nil {
+			t.Fatalf("hello %d: %v; want its answer, or -32001", i, err)
+		}
+		var m wire.Message
+		switch {
+		case json.Unmarshal(raw, &m) != nil:
+			t.Fatalf("hello %d: got %s", i, raw)
+		case m.Error != nil && m.Error.Code == wire.CodeUnauthorized:
+			refused++
+			if got := c.closed(); got != websocket.StatusPolicyViolation {
+				t.Fatalf("hello %d: refused, then close status %v; want 1008", i, got)
+			}
+		case m.Error == nil && string(m.ID) == "1":
+			answered++
+		default:
+			t.Fatalf("hello %d: got %s; want its answer, or -32001", i, raw)
+		}
+		c.c.CloseNow()
+	}
+	t.Logf("%d hellos answered, %d refused", answered, refused)
+}
+
 // The upgrade is refused before any frame flows: a foreign Origin,
 // a missing subprotocol, a token in the URL.
 func TestUpgradeRefused(t *testing.T) {

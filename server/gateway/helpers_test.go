@@ -158,8 +158,8 @@ func (c *client) closed() websocket.StatusCode {
 	}
 }
 
-// hello authenticates and returns the result.
-func (c *client) hello(tok string, url bool) wire.HelloResult {
+// sendHello says hello with tok, as id 1.
+func (c *client) sendHello(tok string, url bool) {
 	c.t.Helper()
 	caps := map[string]any{"form": map[string]any{}}
 	if url {
@@ -168,6 +168,12 @@ func (c *client) hello(tok string, url bool) wire.HelloResult {
 	c.sendJSON(map[string]any{"jsonrpc": "2.0", "id": 1, "method": wire.MethodHello, "params": map[string]any{
 		"token": tok, "clientInfo": map[string]any{"name": "test-widget", "version": "1"}, "capabilities": map[string]any{"elicitation": caps},
 	}})
+}
+
+// hello authenticates and returns the result.
+func (c *client) hello(tok string, url bool) wire.HelloResult {
+	c.t.Helper()
+	c.sendHello(tok, url)
 	m := c.recv()
 	if m.Error != nil {
 		c.t.Fatalf("hello refused: %v", m.Error)
