@@ -143,22 +143,36 @@ func (w *widget) dial(ctx app.Context, pageURL string, l link) {
 	if l.Bridge != "" {
 		w.watch = embed.NewWatch(bridgeURL)
 	}
-	syncing := false // the requests the bridge held at hello are arriving
+	// The requests the bridge held at hello are kept here as they arrive
+	// and reach the widget together, with whatever event ends them
+	// (Synced, or the connection lost): rendered once, not once per
+	// request with the whole growing list. A render each kept a page
+	// opened on 100 requests blank for 2 s; dispatched one by one, they
+	// were still rendered at each of go-app's frames while they came,
+	// 27 times for 100 on a busy machine.
+	syncing, backlog := false, []client.Event(nil)
 	c := client.New(client.Options{
 		URL:        bridgeURL,
 		Token:      l.Token,
 		ClientInfo: clientInfo,
 		OnEvent: func(e client.Event) {
-			ctx.Dispatch(func(ctx app.Context) { w.onClientEvent(ctx, e) })
+			if syncing && e.Request != nil {
+				backlog = append(backlog, e)
+				return
+			}
+			events := append(backlog, e)
+			backlog = nil
+			ctx.Dispatch(func(ctx app.Context) {
+				for _, e := range events {
+					w.onClientEvent(ctx, e)
+				}
+			})
 			switch {
 			case e.Hello != nil:
 				syncing = e.Hello.Pending > 0
-			case e.Request != nil && !syncing, e.Synced != nil:
+			case e.Request != nil, e.Synced != nil:
 				// Someone is waiting on this one; the rest (settled,
-				// gone, connection) can share go-app's next frame. The
-				// backlog renders once, when it has all come: a render
-				// per request, each of the whole growing list, kept a
-				// page opened on 100 requests blank for 2 s.
+				// gone, connection) can share go-app's next frame.
 				syncing = false
 				w.renderNow(ctx)
 			}
