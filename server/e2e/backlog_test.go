@@ -27,7 +27,7 @@ const countQueueTitleWrites = `(() => {
 // requests (the default MaxPending) rendered the whole page once per
 // request as they arrived, each time with the longer list: quadratic in
 // the backlog, and the form showed after ~2 s instead of ~0.7. Then,
-// still at each of go-app's frames while they came: 10 to 25 times.
+// still at each of go-app's frames while they came: 10 to 27 times.
 // The list's heading is now written once, with the whole list.
 func TestBacklogRendersOnce(t *testing.T) {
 	b := StartBridge(t, nil)
