@@ -91,8 +91,9 @@ func New(opts *Options) (http.Handler, error) {
 	}
 	s.app.WasmContentLengthHeader = wasmLengthHeader
 	s.app.Scripts = linked // go-app links them under the versioned URL
-	// The version first: connect.js reads it as it runs.
-	head := append(versionMeta(version), wasmPreload(versionedResources{static: static}.AppWASM()))
+	// The version first: connect.js reads it as it runs. The preload is
+	// of the URL the handler's loader fetches, read from the handler.
+	head := append(versionMeta(version), wasmPreload(s.app.Resources.AppWASM()))
 	s.app.RawHeaders = append(head, scripts.inline...)
 	return s, nil
 }

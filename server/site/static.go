@@ -85,7 +85,7 @@ func GenerateStatic(dir string, opts *StaticOptions) error {
 		staticPolicy(scripts.hashes),
 		`<meta name="referrer" content="no-referrer">`,
 		`<meta name="formbridge-config" content="` + html.EscapeString(env[ConfigEnv]) + `">`,
-		wasmPreload(prefixedResources{prefix: prefix}.AppWASM()),
+		wasmPreload(h.Resources.AppWASM()), // the URL h's loader fetches
 	}, versionMeta(version)...), scripts.inline...)
 	h.Scripts = scripts.linked
 	if err := os.MkdirAll(dir, 0o755); err != nil {
