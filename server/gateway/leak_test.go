@@ -39,7 +39,7 @@ func TestLeakVanishingWidgets(t *testing.T) {
 				c.SetReadLimit(wire.MaxFrameBytes)
 				if mode == "vanish-after-hello" {
 					cl := &client{t: t, c: c}
-					cl.sendJSON(map[string]any{"jsonrpc": "2.0", "id": 1, "method": wire.MethodHello, "params": map[string]any{"token": token, "clientInfo": map[string]string{"name": "w"}, "capabilities": map[string]any{"elicitation": map[string]any{"form": map[string]any{}}}}})
+					cl.sendHello(token, false)
 					cl.recv() // the hello result; the backlog follows
 				}
 				c.CloseNow() // no close frame
